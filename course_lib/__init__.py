@@ -1,0 +1,73 @@
+"""course_lib: the library behind the course on static (define-then-run) vs dynamic (define-by-run) graphs.
+
+``import course_lib`` stays light: it imports neither TensorFlow nor PyTorch (nor graphviz, nor ipywidgets).
+Adapters for real frameworks are imported the first time an object of theirs is converted.
+
+>>> import course_lib as cl
+>>> from course_lib import dynamic as dy
+>>> y = dy.sin(dy.Tensor(1.0, requires_grad=True) * 2.0)
+>>> len(cl.to_graph(y).nodes)
+4
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import graph
+from .graph import CycleError, Graph, Node
+
+__all__ = ["graph", "Graph", "Node", "CycleError", "to_graph", "draw"]
+__version__ = "0.1.0"
+
+
+def _framework_of(obj: Any) -> str | None:
+    """'tensorflow' / 'torch' from the object's class (without importing either framework)."""
+    for cls in type(obj).__mro__:
+        mod = cls.__module__ or ""
+        if mod.startswith(("tensorflow", "keras", "tf_keras")):
+            return "tensorflow"
+        if mod.startswith("torch"):
+            return "torch"
+    return None
+
+
+def to_graph(obj: Any, **options: Any) -> Graph:
+    """Convert anything the course draws into the one IR (:class:`course_lib.graph.Graph`).
+
+    Accepts: a course Graph; a static-engine Graph or symbolic tensor; a dynamic-engine Tensor; a
+    ``tf.Graph``; a ``tf.function`` ConcreteFunction; a torch tensor with ``grad_fn``; a ``torch.fx.GraphModule``.
+    The conversion is complete (one IR node per framework op); only :func:`draw` groups or caps.
+    """
+    if isinstance(obj, Graph) and type(obj) is Graph:
+        return obj
+    from . import dynamic, static  # local: keeps `import course_lib` minimal
+
+    if isinstance(obj, (static.Graph, static.Tensor)):
+        return static.to_graph(obj)
+    if isinstance(obj, dynamic.Tensor):
+        return obj.graph()
+    if isinstance(obj, Graph):
+        return obj
+    fw = _framework_of(obj)
+    if fw == "tensorflow":
+        from .adapters import tensorflow as tf_adapter
+
+        return tf_adapter.to_graph(obj, **options)
+    if fw == "torch":
+        from .adapters import torch as torch_adapter
+
+        return torch_adapter.to_graph(obj, **options)
+    raise TypeError(
+        f"cannot convert a {type(obj).__module__}.{type(obj).__name__} to a graph; pass a course graph, a static "
+        "or dynamic tensor, a tf.Graph, a tf ConcreteFunction, a torch tensor with grad_fn or a torch.fx.GraphModule"
+    )
+
+
+def draw(obj: Any, **options: Any):  # -> graphviz.Digraph
+    """Draw ``obj`` (anything :func:`to_graph` accepts) in the course's visual language; returns a
+    ``graphviz.Digraph`` that displays itself in Jupyter. Options go to :func:`course_lib.render.draw`."""
+    from . import render
+
+    convert = {k: options.pop(k) for k in ("saved_tensors", "params") if k in options}
+    return render.draw(to_graph(obj, **convert), **options)

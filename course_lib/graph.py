@@ -1,0 +1,349 @@
+"""The one graph IR every source is converted to.
+
+A computation is a directed acyclic graph (DAG): each node is one operation, its ``inputs`` are the nodes
+whose values it consumes. Our two engines, real TensorFlow graphs and real PyTorch autograd/fx graphs all
+become a :class:`Graph`, and the renderer draws only this.
+
+Determinism is a design rule, not an accident:
+
+* a node's ``id`` is a creation counter (0, 1, 2, ...), never ``id()``, so the same program gives the same ids;
+* nodes live in a list in creation order and every traversal is ordered by id, never by a ``set``;
+* every traversal is iterative, so a 10,000-node chain cannot hit Python's recursion limit.
+
+>>> g = Graph()
+>>> x = g.add("placeholder", name="x", kind="input")
+>>> y = g.add("sin", [x])
+>>> [n.name for n in g.topological_order()]
+['x', 'sin']
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Sequence
+
+import numpy as np
+
+#: Node kinds; each has its own shape in the renderer (see DESIGN.md, "Visual language").
+KINDS = ("input", "constant", "variable", "op")
+
+
+class CycleError(ValueError):
+    """Raised when a graph would stop being a DAG: a value cannot depend on itself."""
+
+
+class GraphError(ValueError):
+    """Raised for a malformed graph: unknown node, node of another graph, bad kind."""
+
+
+@dataclass(eq=False)
+class Node:
+    """One operation of a graph.
+
+    ``id``: creation counter, unique in its graph. ``op``: the operation's name (``"add"``, ``"MatMul"``,
+    ``"AddmmBackward0"`` ...). ``inputs``: the nodes it reads, in argument order (a node may appear twice, as
+    in ``x * x``). ``kind``: ``"input"`` (placeholder / fed value), ``"constant"``, ``"variable"``
+    (parameter) or ``"op"``. ``scope``: a ``/``-separated name scope used to group big graphs.
+    ``gradient``: True for nodes that compute derivatives (drawn in the gradient style).
+    ``value``: the node's value when known (a numpy array), else None.
+    """
+
+    id: int
+    op: str
+    name: str
+    inputs: tuple["Node", ...] = ()
+    kind: str = "op"
+    attrs: dict[str, Any] = field(default_factory=dict)
+    value: np.ndarray | None = None
+    scope: str = ""
+    gradient: bool = False
+
+    @property
+    def input_ids(self) -> tuple[int, ...]:
+        return tuple(n.id for n in self.inputs)
+
+    def __repr__(self) -> str:
+        args = ", ".join(n.name for n in self.inputs)
+        return f"<Node {self.id} {self.name} = {self.op}({args})>"
+
+
+class Graph:
+    """An ordered DAG of :class:`Node` objects.
+
+    ``outputs`` lists the nodes a user asked for (fetches, a loss, a function's results); the renderer marks them.
+    """
+
+    def __init__(self, name: str = "graph") -> None:
+        self.name = name
+        self.nodes: list[Node] = []
+        self.outputs: list[Node] = []
+        self._by_name: dict[str, Node] = {}
+        self._name_counts: dict[str, int] = {}
+        self.version = 0  # bumped on every change, so caches (compiled plans, layouts) know when to drop
+
+    # ------------------------------------------------------------------ building
+    def unique_name(self, base: str) -> str:
+        """TensorFlow's naming rule: ``add``, then ``add_1``, ``add_2`` ..."""
+        base = base or "node"
+        if base not in self._by_name:
+            self._name_counts.setdefault(base, 0)
+            return base
+        k = self._name_counts.get(base, 0)
+        while True:
+            k += 1
+            candidate = f"{base}_{k}"
+            if candidate not in self._by_name:
+                self._name_counts[base] = k
+                return candidate
+
+    def add(
+        self,
+        op: str,
+        inputs: Sequence[Node] = (),
+        name: str | None = None,
+        kind: str = "op",
+        attrs: dict[str, Any] | None = None,
+        value: Any = None,
+        scope: str = "",
+        gradient: bool = False,
+    ) -> Node:
+        """Append a node whose inputs already exist in this graph; returns it.
+
+        Because inputs must exist first, a graph built only with ``add`` is acyclic by construction.
+        """
+        if kind not in KINDS:
+            raise GraphError(f"unknown node kind {kind!r}; use one of {', '.join(KINDS)}")
+        for i in inputs:
+            self._check_member(i)
+        node = Node(
+            id=len(self.nodes),
+            op=str(op),
+            name=self.unique_name(name or op),
+            inputs=tuple(inputs),
+            kind=kind,
+            attrs=dict(attrs or {}),
+            value=None if value is None else np.asarray(value, dtype=np.float64),
+            scope=scope,
+            gradient=gradient,
+        )
+        self.nodes.append(node)
+        self._by_name[node.name] = node
+        self.version += 1
+        return node
+
+    def add_edge(self, src: Node, dst: Node) -> None:
+        """Make ``dst`` also read ``src``. Refuses (``CycleError``) an edge that would close a cycle.
+
+        This is how a student can try to make a value depend on itself, and see why a graph must be a DAG.
+        """
+        self._check_member(src)
+        self._check_member(dst)
+        path = self._path(src, dst)  # does src already depend on dst?
+        if path is not None:
+            loop = " -> ".join(n.name for n in path + [dst])
+            raise CycleError(
+                f"adding the edge {src.name} -> {dst.name} would create the cycle {loop}: "
+                f"{dst.name} would need its own value before it can be computed. "
+                "A computational graph must be a DAG; to reuse a value over time, unroll the loop "
+                "(one node per step) or use a loop op such as while_loop."
+            )
+        dst.inputs = dst.inputs + (src,)
+        self.version += 1
+
+    def mark_output(self, *nodes: Node) -> None:
+        for n in nodes:
+            self._check_member(n)
+            if n not in self.outputs:
+                self.outputs.append(n)
+        self.version += 1
+
+    # ------------------------------------------------------------------ reading
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+    def __getitem__(self, key: int | str) -> Node:
+        if isinstance(key, str):
+            try:
+                return self._by_name[key]
+            except KeyError:
+                raise GraphError(f"no node named {key!r} in graph {self.name!r}") from None
+        return self.nodes[key]
+
+    def __repr__(self) -> str:
+        edges = sum(len(n.inputs) for n in self.nodes)
+        return f"<Graph {self.name!r}: {len(self.nodes)} nodes, {edges} edges>"
+
+    @property
+    def edges(self) -> list[tuple[Node, Node]]:
+        """(source, destination) pairs, ordered by destination then argument position."""
+        return [(i, n) for n in self.nodes for i in n.inputs]
+
+    def consumers(self) -> dict[int, list[Node]]:
+        """For each node id, the nodes that read it (ordered by id)."""
+        out: dict[int, list[Node]] = {n.id: [] for n in self.nodes}
+        for n in self.nodes:
+            for i in dict.fromkeys(n.inputs):
+                out[i.id].append(n)
+        return out
+
+    def ancestors(self, targets: Iterable[Node]) -> list[Node]:
+        """The targets and every node they depend on, in id order (iterative walk)."""
+        seen: dict[int, Node] = {}
+        stack = list(targets)
+        while stack:
+            n = stack.pop()
+            if n.id in seen:
+                continue
+            seen[n.id] = n
+            stack.extend(n.inputs)
+        return [seen[k] for k in sorted(seen)]
+
+    def topological_order(self, targets: Iterable[Node] | None = None) -> list[Node]:
+        """Kahn's algorithm: every node after all its inputs; ties broken by creation id.
+
+        With ``targets``, only the subgraph they need. Raises :class:`CycleError` naming a cycle if there is one.
+        """
+        import heapq
+
+        nodes = self.nodes if targets is None else self.ancestors(targets)
+        member = {n.id for n in nodes}
+        indegree = {n.id: len({i.id for i in n.inputs if i.id in member}) for n in nodes}
+        users: dict[int, list[Node]] = {n.id: [] for n in nodes}
+        for n in nodes:
+            for i in dict.fromkeys(n.inputs):
+                if i.id in member:
+                    users[i.id].append(n)
+        ready = [nid for nid, d in indegree.items() if d == 0]
+        heapq.heapify(ready)
+        order: list[Node] = []
+        while ready:
+            nid = heapq.heappop(ready)
+            order.append(self.nodes[nid])
+            for u in users[nid]:
+                indegree[u.id] -= 1
+                if indegree[u.id] == 0:
+                    heapq.heappush(ready, u.id)
+        if len(order) != len(nodes):
+            stuck = [n for n in nodes if indegree[n.id] > 0]
+            raise CycleError(f"the graph has a cycle through {self._describe_cycle(stuck)}; a graph must be a DAG")
+        return order
+
+    def check_acyclic(self) -> None:
+        """Raise :class:`CycleError` if the graph is not a DAG."""
+        self.topological_order()
+
+    def depths(self) -> dict[int, int]:
+        """Longest distance from a source for each node id (sources are depth 0)."""
+        depth: dict[int, int] = {}
+        for n in self.topological_order():
+            depth[n.id] = 1 + max((depth[i.id] for i in n.inputs), default=-1)
+        return depth
+
+    # ------------------------------------------------------------------ data
+    def to_dict(self) -> dict[str, Any]:
+        """The graph as plain data (TensorFlow calls this a GraphDef): it can be saved, sent and rebuilt."""
+
+        def val(v: np.ndarray | None) -> Any:
+            return None if v is None else np.asarray(v).tolist()
+
+        return {
+            "name": self.name,
+            "nodes": [
+                {
+                    "id": n.id, "op": n.op, "name": n.name, "inputs": list(n.input_ids), "kind": n.kind,
+                    "attrs": {k: _jsonable(v) for k, v in n.attrs.items()}, "value": val(n.value),
+                    "scope": n.scope, "gradient": n.gradient,
+                }
+                for n in self.nodes
+            ],
+            "outputs": [n.id for n in self.outputs],
+        }
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Graph":
+        g = cls(data.get("name", "graph"))
+        for d in data["nodes"]:
+            ins = [g.nodes[i] for i in d["inputs"]]
+            g.add(d["op"], ins, name=d["name"], kind=d.get("kind", "op"), attrs=d.get("attrs"),
+                  value=d.get("value"), scope=d.get("scope", ""), gradient=d.get("gradient", False))
+        g.outputs = [g.nodes[i] for i in data.get("outputs", [])]
+        return g
+
+    def summary(self) -> str:
+        """One line per node in topological order: ``name = op(inputs)``, the way a student reads a program."""
+        lines = []
+        for n in self.topological_order():
+            if n.kind == "op":
+                lines.append(f"{n.name} = {n.op}({', '.join(i.name for i in n.inputs)})")
+            else:
+                shown = "" if n.value is None else f" = {_short(n.value)}"
+                lines.append(f"{n.name}: {n.kind}{shown}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ helpers
+    def _check_member(self, node: Any) -> None:
+        if not isinstance(node, Node):
+            raise GraphError(f"expected a Node of graph {self.name!r}, got {type(node).__name__}")
+        if node.id >= len(self.nodes) or self.nodes[node.id] is not node:
+            raise GraphError(f"node {node.name!r} belongs to another graph than {self.name!r}")
+
+    def _path(self, start: Node, goal: Node) -> list[Node] | None:
+        """A dependency path goal <- ... <- start (``start`` reads, eventually, ``goal``), if one exists."""
+        parent: dict[int, Node | None] = {start.id: None}
+        stack = [start]
+        while stack:
+            n = stack.pop()
+            if n is goal:
+                path = [n]
+                while parent[path[-1].id] is not None:
+                    path.append(parent[path[-1].id])  # type: ignore[arg-type]
+                return path
+            for i in n.inputs:
+                if i.id not in parent:
+                    parent[i.id] = n
+                    stack.append(i)
+        return None
+
+    def _describe_cycle(self, stuck: list[Node]) -> str:
+        stuck_ids = {n.id for n in stuck}
+        n = stuck[0]
+        seen: list[Node] = []
+        while n not in seen:
+            seen.append(n)
+            n = next(i for i in n.inputs if i.id in stuck_ids)
+        loop = seen[seen.index(n):] + [n]
+        return " <- ".join(m.name for m in loop)
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, (np.floating, np.integer)):
+        return v.item()
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    return str(v)
+
+
+def _short(v: Any, digits: int = 4) -> str:
+    """A value as a short label: a scalar as ``0.8415``, an array as ``[3x2]`` or its few numbers."""
+    a = np.asarray(v)
+    if a.ndim == 0:
+        return f"{float(a):.{digits}g}"
+    if a.size <= 3:
+        return "[" + ", ".join(f"{float(x):.{digits - 1}g}" for x in a.ravel()) + "]"
+    return "[" + "x".join(str(s) for s in a.shape) + "]"
+
+
+short_value = _short
