@@ -17,7 +17,7 @@ from typing import Any
 from . import graph
 from .graph import CycleError, Graph, Node
 
-__all__ = ["graph", "Graph", "Node", "CycleError", "to_graph", "draw"]
+__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "to_graph"]
 __version__ = "0.1.0"
 
 

@@ -20,8 +20,9 @@ Determinism is a design rule, not an accident:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class Node:
     id: int
     op: str
     name: str
-    inputs: tuple["Node", ...] = ()
+    inputs: tuple[Node, ...] = ()
     kind: str = "op"
     attrs: dict[str, Any] = field(default_factory=dict)
     value: np.ndarray | None = None
@@ -267,7 +268,7 @@ class Graph:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Graph":
+    def from_dict(cls, data: dict[str, Any]) -> Graph:
         g = cls(data.get("name", "graph"))
         for d in data["nodes"]:
             ins = [g.nodes[i] for i in d["inputs"]]

@@ -1,0 +1,238 @@
+"""Execution traces: one program, run in either style, as an ordered list of events a stepper can replay.
+
+* **define-then-run**: first a *build* phase — one ``define`` event per node, no values anywhere — then a *run*
+  phase in which the compiled plan computes the nodes the fetches need, one ``run`` event each (gradient nodes
+  are ordinary nodes there, their events are in the ``backward`` phase).
+* **define-by-run**: one ``run`` event per operation, in the order the Python lines execute: the node appears
+  and gets its value at the same moment. Then ``backward`` events, one per node, as gradients reach it.
+
+>>> from course_lib import programs
+>>> t = record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0}, backward=False)
+>>> [e.kind for e in t.events][:3], t.style
+(['run', 'run', 'run'], 'define-by-run')
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import dynamic as dy
+from . import graph as ir
+from . import static as st
+from .graph import short_value
+
+STYLES = ("define-then-run", "define-by-run")
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # "define" | "run" | "backward"
+    phase: str  # "build" | "run" | "backward"
+    node_id: int | None
+    text: str
+    value: np.ndarray | None
+    line: int | None  # 1-based line of Trace.source
+
+
+@dataclass(frozen=True)
+class NodeState:
+    status: str  # "hidden" | "defined" | "running" | "done"
+    value: np.ndarray | None
+    grad: np.ndarray | None
+
+
+class Trace:
+    """The events of one execution, the final graph (every node that ever exists) and the program source."""
+
+    def __init__(self, style: str, graph: ir.Graph, events: list[Event], source: list[str]) -> None:
+        self.style, self.graph, self.events, self.source = style, graph, events, source
+        self._snapshots: list[dict[int, NodeState]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __repr__(self) -> str:
+        return f"<Trace {self.style}: {len(self.events)} events over {len(self.graph)} nodes>"
+
+    def state(self, step: int) -> dict[int, NodeState]:
+        """Every node's state after the first ``step`` events (0 ≤ step ≤ len); the last event's node is running."""
+        if not 0 <= step <= len(self.events):
+            raise IndexError(f"step {step} is outside 0..{len(self.events)}")
+        if self._snapshots is None:
+            self._snapshots = self._replay()
+        return self._snapshots[step]
+
+    def _replay(self) -> list[dict[int, NodeState]]:
+        values: dict[int, np.ndarray | None] = {}
+        grads: dict[int, np.ndarray] = {}
+        seen: set[int] = set()
+        hidden = NodeState("hidden", None, None)
+        snaps = [{n.id: hidden for n in self.graph.nodes}]
+        for e in self.events:
+            if e.node_id is not None:
+                seen.add(e.node_id)
+                if e.kind == "run":
+                    values[e.node_id] = e.value
+                elif e.kind == "backward":
+                    grads[e.node_id] = e.value  # type: ignore[assignment]
+            snap = {}
+            for n in self.graph.nodes:
+                if n.id not in seen:
+                    snap[n.id] = hidden
+                else:
+                    status = "done" if n.id in values else "defined"
+                    snap[n.id] = NodeState(status, values.get(n.id), grads.get(n.id))
+            if e.node_id is not None:
+                s = snap[e.node_id]
+                snap[e.node_id] = NodeState("running", s.value, s.grad)
+            snaps.append(snap)
+        return snaps
+
+    def phase_at(self, step: int) -> str:
+        """"build" / "run" / "backward" at this step ("start" before the first event)."""
+        return self.events[step - 1].phase if step > 0 else "start"
+
+
+# ---------------------------------------------------------------------- recording
+def program_source(program: Callable[..., Any]) -> tuple[list[str], int, Any]:
+    """(source lines, first line number, code object) of a program; expressions give their one-line program."""
+    if hasattr(program, "source") and hasattr(program, "variables"):  # an expr.Expression
+        return list(program.source), 0, None
+    fn = getattr(program, "__func__", program)
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        return textwrap.dedent("".join(lines)).splitlines(), first, fn.__code__
+    except (OSError, TypeError):
+        return [], 0, getattr(fn, "__code__", None)
+
+
+def _argument_names(program: Callable[..., Any]) -> list[str]:
+    if hasattr(program, "variables"):
+        return list(program.variables)
+    params = list(inspect.signature(program).parameters)
+    return params[1:]  # the first is the ops namespace
+
+
+class _LineFinder:
+    """Which line of the program is executing now (walks up the Python stack to the program's frame)."""
+
+    def __init__(self, code: Any, first: int) -> None:
+        self.code, self.first = code, first
+
+    def __call__(self) -> int | None:
+        if self.code is None:
+            return None
+        f = sys._getframe(2)
+        while f is not None:
+            if f.f_code is self.code:
+                return f.f_lineno - self.first + 1
+            f = f.f_back
+        return None
+
+
+def record(program: Callable[..., Any], style: str, inputs: dict[str, float], backward: bool = True) -> Trace:
+    """Run ``program(ops, **inputs)`` in ``style`` and return its :class:`Trace`.
+
+    ``program`` is a plain function whose first argument is the ops namespace, or a parsed ``expr.Expression``.
+    ``backward=True`` also differentiates the output with respect to every input.
+    """
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r}; use one of {', '.join(STYLES)}")
+    names = _argument_names(program)
+    missing = [n for n in names if n not in inputs]
+    if missing:
+        raise ValueError(f"no value given for {', '.join(missing)}: pass inputs={{{', '.join(names)}...}}")
+    source, first, code = program_source(program)
+    where = _LineFinder(code, first)
+    if style == "define-by-run":
+        return _record_dynamic(program, names, inputs, backward, source, where)
+    return _record_static(program, names, inputs, backward, source, where)
+
+
+def _describe(node: ir.Node, value: Any = None) -> str:
+    """``mul = mul(x, w) → 6`` for an op; ``x → 3`` for a leaf."""
+    shown = "" if value is None else f" → {short_value(value)}"
+    if node.kind != "op":
+        return f"{node.name}{shown}"
+    return f"{node.name} = {node.op}({', '.join(i.name for i in node.inputs)}){shown}"
+
+
+def _record_dynamic(program: Callable[..., Any], names: list[str], inputs: dict[str, float], backward: bool,
+                    source: list[str], where: _LineFinder) -> Trace:
+    created: list[tuple[dy.Tensor, int | None]] = []
+
+    def on_create(t: dy.Tensor) -> None:
+        created.append((t, where()))
+
+    before = dy._on_create
+    dy._on_create = on_create
+    try:
+        args = {n: dy.Tensor(inputs[n], requires_grad=True, name=n) for n in names}
+        out = program(dy, **args)
+    finally:
+        dy._on_create = before
+    out = out if isinstance(out, dy.Tensor) else dy.Tensor(out, name="output")
+    for t, line in created:
+        t.line = line
+    graph = out.graph()
+    ids = {t._id: k for k, t in enumerate(sorted(out._all_recorded(), key=lambda t: t._id))}
+    events: list[Event] = []
+    for t, line in created:
+        if t._id not in ids:
+            continue  # not part of the result's history (e.g. a comparison used by an `if`)
+        node = graph.nodes[ids[t._id]]
+        text = f"run {_describe(node, t.data)}" if node.kind == "op" else f"{node.kind} {_describe(node, t.data)}"
+        events.append(Event("run", "run", node.id, text, t.data, line))
+    if backward and out.requires_grad and out.data.size == 1:
+        def on_grad(t: dy.Tensor, g: np.ndarray) -> None:
+            node = graph.nodes[ids[t._id]]
+            events.append(Event("backward", "backward", node.id,
+                                f"backward: d{graph.outputs[0].name}/d{node.name} = {short_value(g)}", g, None))
+
+        out.backward(on_grad=on_grad)
+        for t in out._all_recorded():
+            if t.grad is not None:
+                graph.nodes[ids[t._id]].attrs["grad"] = t.grad
+    return Trace("define-by-run", graph, events, source)
+
+
+def _record_static(program: Callable[..., Any], names: list[str], inputs: dict[str, float], backward: bool,
+                   source: list[str], where: _LineFinder) -> Trace:
+    g = st.Graph()
+    events: list[Event] = []
+    lines: dict[int, int | None] = {}
+    with g.as_default():
+        g.observers.append(lambda node: lines.__setitem__(node.id, where()))
+        xs = {n: st.placeholder(n, shape=np.shape(inputs[n])) for n in names}
+        out = program(st, **xs)
+        out = out if isinstance(out, st.Tensor) else st.constant(out, name="output")
+        grads = st.gradients(out, list(xs.values())) if backward and out.shape == () else []
+        g.observers.clear()
+    g.mark_output(out.node)
+    for n in g.nodes:
+        what = {"input": "placeholder", "constant": "constant", "variable": "variable"}.get(n.kind, "op")
+        what = "gradient " + what if n.gradient else what
+        events.append(Event("define", "build", n.id, f"define {what} {_describe(n)} (no value yet)", None,
+                            lines.get(n.id)))
+    fetches = [out] + [d for d in grads if d is not None]
+    sess = st.Session(g)
+    feeds = {xs[n]: inputs[n] for n in names}
+    sess.run(fetches, feed_dict=feeds)
+    plan = sess.last_plan
+    assert plan is not None
+    for node, value in plan.run_observed([np.asarray(feeds[xs[n]], dtype=np.float64) for n in names
+                                          if xs[n].node in plan.fed]):
+        phase = "backward" if node.gradient else "run"
+        verb = {"input": "feed", "variable": "read variable", "constant": "constant"}.get(node.kind, "run")
+        events.append(Event("run", phase, node.id, f"{verb} {_describe(node, value)}", value, lines.get(node.id)))
+    for x, d in zip(xs.values(), grads):
+        if d is not None:
+            x.node.attrs["grad_node"] = d.node.id
+    return Trace("define-then-run", g, events, source)
