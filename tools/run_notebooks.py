@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Re-execute notebooks top to bottom in a fresh kernel and write their outputs back (the committed outputs).
+
+    .venv/bin/python tools/run_notebooks.py                       # every notebooks/*.ipynb, in course order
+    .venv/bin/python tools/run_notebooks.py notebooks/03_*.ipynb  # just these
+    ./course test --refresh-notebooks                             # all of them, then the whole test suite
+
+This is "Kernel > Restart Kernel and Run All Cells" done the same way every time: one new kernel per notebook,
+working directory = the notebook's folder (as nbval uses), no timing metadata (so a re-run that changes nothing
+leaves `git diff` empty apart from widget model ids). Widget state is saved so GitHub/nbviewer show widgets.
+
+Cells marked ``# NBVAL_RAISES_EXCEPTION`` get the ``raises-exception`` tag (added here if missing): with it
+nbclient, nbval *and* JupyterLab's "Run All" carry on past the expected error instead of stopping.
+A cell that raises without that marker stops the run and nothing is written for that notebook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RAISES_MARKER = "NBVAL_RAISES_EXCEPTION"
+RAISES_TAG = "raises-exception"
+CELL_TIMEOUT_S = 600
+
+
+def marks_raises(source: str) -> bool:
+    """True when a cell has nbval's raises marker as a comment line of its own (how nbval reads it)."""
+    return any(line.strip().lstrip("#").strip() == RAISES_MARKER for line in source.splitlines())
+
+
+def tag_expected_errors(nb) -> int:
+    """Add the ``raises-exception`` tag to cells marked for nbval; returns how many tags were added."""
+    added = 0
+    for cell in nb.cells:
+        if cell.cell_type == "code" and marks_raises(cell.source):
+            tags = cell.metadata.setdefault("tags", [])
+            if RAISES_TAG not in tags:
+                tags.append(RAISES_TAG)
+                added += 1
+    return added
+
+
+def run_notebook(path: Path) -> float:
+    """Execute one notebook in a fresh kernel and write it back in place; returns the seconds it took."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    added = tag_expected_errors(nb)
+    if added:
+        print(f"  tagged {added} cell(s) {RAISES_TAG!r} (they carry # {RAISES_MARKER})")
+    for cell in nb.cells:
+        # Old timing metadata from other tools would make every refresh a diff.
+        cell.metadata.pop("execution", None)
+    client = NotebookClient(
+        nb,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
+        record_timing=False,
+        store_widget_state=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    t0 = time.perf_counter()
+    client.execute()
+    elapsed = time.perf_counter() - t0
+    nbformat.validate(nb)
+    nbformat.write(nb, path)
+    return elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the given notebooks (default: every notebooks/*.ipynb in name order); 1 if any failed."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks to run (default: all of notebooks/)")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    if not paths:
+        print("no notebooks found in notebooks/", file=sys.stderr)
+        return 1
+    # Kernels must run in this environment (the .venv), not in a user-wide "python3" kernel elsewhere.
+    os.environ.setdefault("JUPYTER_PREFER_ENV_PATH", "1")
+    failed = []
+    for path in paths:
+        print(f"running {path} ...", flush=True)
+        try:
+            elapsed = run_notebook(path.resolve())
+        except Exception as exc:  # noqa: BLE001 - report every notebook, then fail at the end
+            print(f"  FAILED: {type(exc).__name__}: {str(exc)[-2000:]}", file=sys.stderr)
+            failed.append(str(path))
+            continue
+        print(f"  ok in {elapsed:.1f} s, outputs written")
+    if failed:
+        print(f"{len(failed)} notebook(s) failed and were not rewritten: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
