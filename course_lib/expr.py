@@ -28,7 +28,7 @@ import numpy as np
 FUNCTIONS = ("exp", "log", "sin", "cos", "tanh", "relu", "sigmoid", "sum", "mean")
 CONSTANTS = {"pi": math.pi}
 MAX_LENGTH = 500
-MAX_NODES = 400
+MAX_NODES = 2000
 MAX_VARIABLES = 12
 
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow", ast.MatMult: "matmul"}

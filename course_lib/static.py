@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -349,11 +350,14 @@ def _infer_shape(op: str, shapes: list[Any], attrs: dict[str, Any]) -> Any:
         if a[-1] != b[0]:
             raise ShapeError(f"matmul: shapes {a} and {b} do not fit: inner sizes {a[-1]} and {b[0]} must be equal")
         return tuple(a[:-1]) + tuple(b[1:])
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise ShapeError(f"{op}: shapes {' and '.join(str(s) for s in shapes)} cannot be broadcast together; make "
-                         "them equal or let one be a single number") from None
+    out: list[int | None] = []
+    for dims in itertools.zip_longest(*(reversed(s) for s in shapes), fillvalue=1):
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            raise ShapeError(f"{op}: shapes {' and '.join(str(s) for s in shapes)} cannot be broadcast together; "
+                             "make them equal or let one be a single number")
+        out.append(known.pop() if known else (None if None in dims else 1))
+    return tuple(reversed(out))
 
 
 def _op(op: str, *args: Any, attrs: dict[str, Any] | None = None, name: str | None = None,
@@ -723,6 +727,7 @@ def compile_plan(graph: Graph, fetches: Sequence[ir.Node], fed: Sequence[ir.Node
         stack.extend(n.inputs)
         for key in n.attrs.get("branch", ()):  # a branch node is computed by its cond: keep the cond
             stack.extend(cond_of_pred_side.get(key, []))
+    fed = [n for n in fed if n.id in needed]  # feeding a tensor the fetches do not need is allowed, and unused
     # 2. validate: a DAG, and every placeholder that is needed is fed
     order = graph.topological_order([needed[k] for k in sorted(needed)])
     order = [n for n in order if n.id in needed]
@@ -767,20 +772,25 @@ def compile_plan(graph: Graph, fetches: Sequence[ir.Node], fed: Sequence[ir.Node
     for nid, r in rep.items():
         reg[nid] = reg[r.id]
     consts = [None] * len(kept)
-    lines = [f"def plan({', '.join(_pyname(n) for n in fed)}):"]
+    names = {nid: _pyname(rep.get(nid, graph.nodes[nid])) for nid in reg}
+    lines = [f"def plan({', '.join(names[n.id] for n in fed)}):"]
+    emitted = [n for n in kept if n.kind == "op" and n.id not in const and n.id not in fed_ids]
+    used = {i.id for n in emitted for i in n.inputs} | {rep.get(f.id, f).id for f in fetches}
+    for n in kept:
+        if n.kind == "constant" and n.id in used and n.id not in fed_ids:
+            lines.append(f"    {names[n.id]} = {_fmt(const[n.id])}  # constant")
     for n in kept:
         if n.id in const and n.id not in fed_ids:
             consts[reg[n.id]] = const[n.id]
     for n in kept:
         if n.id in const and n.id not in fed_ids and n.kind != "constant":
-            lines.append(f"    {_pyname(n)} = {_fmt(const[n.id])}  # folded: {n.op} of constants")
+            lines.append(f"    {names[n.id]} = {_fmt(const[n.id])}  # folded: {n.op} of constants")
     for n in kept:
         if n.kind == "variable":
-            lines.append(f"    {_pyname(n)} = read_variable({n.name!r})")
-    steps, body = _emit(graph, [n for n in kept if n.kind == "op" and n.id not in const and n.id not in fed_ids],
-                        reg, (), 1)
+            lines.append(f"    {names[n.id]} = read_variable({n.name!r})")
+    steps, body = _emit(graph, emitted, reg, names, (), 1)
     lines += body
-    lines.append(f"    return {', '.join(_pyname(rep.get(f.id, f)) for f in fetches)}")
+    lines.append(f"    return {', '.join(names[f.id] for f in fetches)}")
     plan = Plan(tuple(fetches), tuple(fed), steps, [reg[f.id] for f in fetches], [reg[n.id] for n in fed],
                 [(reg[n.id], n) for n in kept if n.kind == "variable"], len(kept), lines,
                 {"graph_nodes": len(graph), "needed": len(order), "folded": folded, "merged": merged,
@@ -800,7 +810,7 @@ def _branch_conds(graph: Graph) -> dict[tuple[int, int, bool], list[ir.Node]]:
     return out
 
 
-def _emit(graph: Graph, nodes: list[ir.Node], reg: dict[int, int], context: tuple[Any, ...],
+def _emit(graph: Graph, nodes: list[ir.Node], reg: dict[int, int], names: dict[int, str], context: tuple[Any, ...],
           depth: int) -> tuple[list[Callable[[list[Any]], None]], list[str]]:
     """Steps and source lines for ``nodes`` at branch ``context``; nodes of deeper branches go in cond blocks."""
     steps: list[Callable[[list[Any]], None]] = []
@@ -815,18 +825,18 @@ def _emit(graph: Graph, nodes: list[ir.Node], reg: dict[int, int], context: tupl
             for side, out in ((True, n.inputs[1]), (False, n.inputs[2])):
                 sub = context + ((n.attrs["cond_key"], pred.id, side),)
                 inner = [m for m in here if m.attrs.get("branch", ())[: len(sub)] == sub]
-                s, src = _emit(graph, inner, reg, sub, depth + 1)
+                s, src = _emit(graph, inner, reg, names, sub, depth + 1)
                 blocks.append((s, reg[out.id], src))
-            lines.append(f"{pad}if {_pyname(pred)}:  # {n.name}: only the branch taken runs")
-            lines += blocks[0][2] + [f"{pad}    {_pyname(n)} = {_pyname(n.inputs[1])}", f"{pad}else:"]
-            lines += blocks[1][2] + [f"{pad}    {_pyname(n)} = {_pyname(n.inputs[2])}"]
+            lines.append(f"{pad}if {names[pred.id]}:  # {n.name}: only the branch taken runs")
+            lines += blocks[0][2] + [f"{pad}    {names[n.id]} = {names[n.inputs[1].id]}", f"{pad}else:"]
+            lines += blocks[1][2] + [f"{pad}    {names[n.id]} = {names[n.inputs[2].id]}"]
             step = _cond_step(reg[pred.id], reg[n.id], blocks[0][:2], blocks[1][:2])
         else:
             step = _step(n, [reg[i.id] for i in n.inputs], reg[n.id])
         step.node, step.out = n, reg[n.id]  # type: ignore[attr-defined]
         steps.append(step)
         if n.op != "cond":
-            lines.append(f"{pad}{_pyname(n)} = {_expr(n)}")
+            lines.append(f"{pad}{names[n.id]} = {_expr(n, names)}")
     return steps, lines
 
 
@@ -897,8 +907,8 @@ _PY = {"add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "div": "{0} /
        "matmul": "{0} @ {1}", "pow": "{0} ** {p}"}
 
 
-def _expr(n: ir.Node) -> str:
-    args = [_pyname(i) for i in n.inputs]
+def _expr(n: ir.Node, names: dict[int, str]) -> str:
+    args = [names[i.id] for i in n.inputs]
     if n.op in _PY:
         return _PY[n.op].format(*args, p=n.attrs.get("p"))
     extra = "".join(f", {k}={n.attrs[k]!r}" for k in ("p", "divide", "wrt") if k in n.attrs)
