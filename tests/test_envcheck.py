@@ -1,0 +1,147 @@
+"""The start page's environment check: right verdicts, useful advice, deterministic output."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from course_lib import envcheck
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rows_by_component(rows: list[envcheck.Row]) -> dict[str, envcheck.Row]:
+    return {row.component: row for row in rows}
+
+
+def pretend_missing(monkeypatch: pytest.MonkeyPatch, *missing: str) -> None:
+    """Make importlib.metadata report ``missing`` distributions as not installed."""
+    real = importlib.metadata.version
+
+    def version(dist: str) -> str:
+        if dist in missing:
+            raise importlib.metadata.PackageNotFoundError(dist)
+        return real(dist)
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+
+
+def pretend_version(monkeypatch: pytest.MonkeyPatch, dist: str, found: str) -> None:
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda d: found if d == dist else real(d))
+
+
+def test_this_environment_passes_without_importing_frameworks() -> None:
+    report = envcheck.report(import_frameworks=False)
+    assert report.ok, repr(report)
+    assert [row.component for row in report.rows] == [
+        "Python", "TensorFlow", "PyTorch", "NumPy", "graphviz (Python package)", "pygraphviz SVG layout",
+        "dot program (Graphviz)", "ipywidgets", "JupyterLab",
+    ]  # fmt: skip
+
+
+def test_full_check_imports_frameworks_and_lays_out_a_graph() -> None:
+    rows = rows_by_component(envcheck.check(import_frameworks=True))
+    assert rows["TensorFlow"].ok and rows["PyTorch"].ok, rows
+    assert rows["pygraphviz SVG layout"].found.endswith("lays out SVG")
+
+
+def test_missing_torch_is_a_problem_that_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend_missing(monkeypatch, "torch")
+    report = envcheck.report(import_frameworks=False)
+    torch_row = rows_by_component(list(report.rows))["PyTorch"]
+    assert (torch_row.found, torch_row.ok, torch_row.status) == ("not installed", False, "PROBLEM")
+    assert "./course start" in torch_row.todo and "environment.yml" in torch_row.todo
+    assert not report.ok and report.summary().startswith("1 problem(s) to fix: PyTorch.")
+    assert "PROBLEM" in repr(report) and "-> Close JupyterLab and run ./course start" in repr(report)
+    assert "&#10008; PROBLEM" in report._repr_html_()
+
+
+def test_missing_frameworks_are_not_imported_at_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend_missing(monkeypatch, "tensorflow-cpu", "tensorflow", "torch")
+    started: list[list[str]] = []
+    monkeypatch.setattr(envcheck, "_start_imports", lambda modules: started.append(modules) or {})
+    rows = rows_by_component(envcheck.check(import_frameworks=True))
+    assert started == [["pygraphviz"]]
+    assert rows["TensorFlow"].found == rows["PyTorch"].found == "not installed"
+
+
+def test_wrong_version_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend_version(monkeypatch, "tensorflow-cpu", "2.16.1")
+    row = rows_by_component(envcheck.check(import_frameworks=False))["TensorFlow"]
+    assert (row.found, row.ok) == ("2.16.1", False)
+    assert row.todo.startswith("Wrong tensorflow-cpu version.")
+
+
+def test_cpu_build_label_is_the_pinned_release(monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend_version(monkeypatch, "torch", "2.13.0+cpu")
+    row = rows_by_component(envcheck.check(import_frameworks=False))["PyTorch"]
+    assert (row.found, row.ok) == ("2.13.0+cpu", True)
+
+
+def test_conda_tensorflow_name_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """conda-forge installs the distribution as 'tensorflow', pip as 'tensorflow-cpu'."""
+    pretend_missing(monkeypatch, "tensorflow-cpu")
+    pretend_version(monkeypatch, "tensorflow", "2.21.0")
+    assert rows_by_component(envcheck.check(import_frameworks=False))["TensorFlow"].ok
+
+
+def test_broken_import_is_reported_with_its_last_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake_start(modules: list[str]) -> dict[str, subprocess.Popen]:
+        code = "import sys; sys.stderr.write('Traceback...\\nImportError: libfoo.so: cannot open\\n'); sys.exit(1)"
+        return {m: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True) for m in modules}  # fmt: skip
+
+    monkeypatch.setattr(envcheck, "_start_imports", fake_start)
+    rows = rows_by_component(envcheck.check(import_frameworks=True))
+    assert rows["PyTorch"].found.endswith(", but import torch fails: ImportError: libfoo.so: cannot open")
+    assert not rows["PyTorch"].ok and "rm -rf .venv" in rows["PyTorch"].todo
+    assert not rows["pygraphviz SVG layout"].ok and "fall back" in rows["pygraphviz SVG layout"].todo
+
+
+def test_missing_widget_extension(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))  # a prefix without share/jupyter/labextensions
+    row = rows_by_component(envcheck.check(import_frameworks=False))["ipywidgets"]
+    assert not row.ok and row.found.endswith("front-end extension missing")
+
+
+def test_wrong_python_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "version_info", (3, 12, 1, "final", 0))
+    row = rows_by_component(envcheck.check(import_frameworks=False))["Python"]
+    assert (row.found, row.ok) == ("3.12", False)
+    assert "Change Kernel" in row.todo
+
+
+def test_dot_is_optional_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(envcheck.shutil, "which", lambda name: None)
+    row = rows_by_component(envcheck.check(import_frameworks=False))["dot program (Graphviz)"]
+    assert (row.found, row.ok, row.status) == ("not on PATH", True, "optional")
+
+
+def test_output_is_deterministic() -> None:
+    first, second = envcheck.report(import_frameworks=False), envcheck.report(import_frameworks=False)
+    assert repr(first) == repr(second) and first._repr_html_() == second._repr_html_()
+    assert not re.search(r"\d+(\.\d+)? ?(ms|s)\b", repr(first)), "no timings in the report"
+
+
+def test_html_escapes_found_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend_version(monkeypatch, "numpy", "<b>2.0</b>")
+    html = envcheck.report(import_frameworks=False)._repr_html_()
+    assert "<b>2.0</b>" not in html and "&lt;b&gt;2.0&lt;/b&gt;" in html
+
+
+def test_pins_match_requirements() -> None:
+    """envcheck's expected versions are the ones requirements.txt installs (so the start page never disagrees)."""
+    pins = dict(re.findall(r"^([A-Za-z0-9_.\-]+)==(\S+)", (ROOT / "requirements.txt").read_text(), re.MULTILINE))
+    assert pins["tensorflow-cpu"] == envcheck.TENSORFLOW
+    assert pins["torch"] == envcheck.TORCH
+    assert pins["graphviz"] == envcheck.GRAPHVIZ_PY
+    assert pins["pygraphviz"] == envcheck.PYGRAPHVIZ
+    assert pins["ipywidgets"].startswith(envcheck.IPYWIDGETS + ".")
+    assert pins["jupyterlab"].startswith(envcheck.JUPYTERLAB + ".")
+    assert pins["numpy"].startswith("2.")
