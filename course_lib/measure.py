@@ -1,0 +1,88 @@
+"""Timing helpers: warm up, repeat, report the median and the spread, stamped with versions and hardware.
+
+Timings vary from run to run and machine to machine: the course *shows* them, but its tests check counts and
+structure instead (number of compiles, traces, nodes), never a threshold on time.
+
+>>> m = measure(lambda: sum(range(100)), repeat=5, number=100)
+>>> m.median > 0 and m.unit
+'s'
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """``median`` seconds per call over ``repeat`` rounds of ``number`` calls; ``low``/``high``: quartiles."""
+
+    median: float
+    low: float
+    high: float
+    repeat: int
+    number: int
+    unit: str = "s"
+
+    @property
+    def us(self) -> float:
+        return self.median * 1e6
+
+    def __str__(self) -> str:
+        return f"{fmt_seconds(self.median)} (IQR {fmt_seconds(self.low)}–{fmt_seconds(self.high)}, " \
+               f"{self.repeat}×{self.number} calls)"
+
+
+def measure(fn: Callable[[], Any], repeat: int = 7, number: int | None = None, warmup: int = 1,
+            budget: float = 0.2) -> Measurement:
+    """Time ``fn()``: ``warmup`` untimed calls, then ``repeat`` rounds of ``number`` calls each.
+
+    Without ``number``, it is chosen so that one round takes about ``budget / repeat`` seconds.
+    """
+    for _ in range(warmup):
+        fn()
+    if number is None:
+        t0 = time.perf_counter()
+        fn()
+        one = max(time.perf_counter() - t0, 1e-7)
+        number = max(1, int(budget / repeat / one))
+    rounds = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        rounds.append((time.perf_counter() - t0) / number)
+    q = statistics.quantiles(rounds, n=4) if len(rounds) >= 2 else [rounds[0]] * 3
+    return Measurement(statistics.median(rounds), q[0], q[2], repeat, number)
+
+
+def fmt_seconds(s: float) -> str:
+    """A duration in the unit a person reads best: ns, µs, ms or s."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if s >= scale:
+            return f"{s / scale:.3g} {unit}"
+    return f"{s / 1e-9:.3g} ns"
+
+
+def stamp() -> dict[str, str]:
+    """Versions and hardware to print next to every number (installed versions are read without importing)."""
+    out = {"python": platform.python_version(), "machine": platform.machine(), "cpus": str(os.cpu_count())}
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+        if model:
+            out["cpu"] = model
+    except OSError:
+        pass
+    for pkg in ("numpy", "tensorflow-cpu", "tensorflow", "torch"):
+        try:
+            out[pkg.replace("-cpu", "")] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
