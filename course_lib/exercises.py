@@ -1,0 +1,113 @@
+"""Exercises with automatic checks and hints: an unsolved exercise prints a hint, it never crashes the notebook.
+
+A notebook defines an exercise once, and the student calls ``check`` with their answer::
+
+    ex = Exercise("01.1", "How many nodes does the graph of sin(x * w + 1) have?",
+                  expect=6, hints=["Count inputs, constants and operations.", "x, w, 1, mul, add, sin"])
+    ex.check(...)      # not answered yet: shows the first hint
+    ex.check(5)        # wrong: says so, shows the next hint
+    ex.check(6)        # right
+
+``expect`` may be a value (numbers compare with a tolerance, sequences element-wise, text without case or
+surrounding spaces) or a function ``answer -> (ok, message)`` for anything richer. Solutions are not here: they
+live in the instructor folder, out of the student's view.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+NOT_ANSWERED = ...
+
+
+@dataclass
+class Result:
+    """The outcome of one check; displays as a coloured line in Jupyter and as plain text elsewhere."""
+
+    key: str
+    ok: bool | None  # None: not answered yet
+    message: str
+
+    def __bool__(self) -> bool:
+        return bool(self.ok)
+
+    def __repr__(self) -> str:
+        mark = {True: "✔ correct", False: "✘ not yet", None: "… not answered yet"}[self.ok]
+        return f"Exercise {self.key}: {mark} — {self.message}"
+
+    def _repr_html_(self) -> str:
+        colour = {True: "#009E73", False: "#D55E00", None: "#0072B2"}[self.ok]
+        mark = {True: "✔ correct", False: "✘ not yet", None: "… not answered yet"}[self.ok]
+        return (f'<div style="border-left:6px solid {colour};padding:4px 10px;font-size:1.05em">'
+                f"<b>Exercise {html.escape(self.key)}: {mark}</b> — {html.escape(self.message)}</div>")
+
+
+@dataclass
+class Exercise:
+    key: str
+    prompt: str
+    expect: Any
+    hints: list[str] = field(default_factory=list)
+    rtol: float = 1e-6
+    attempts: int = 0
+
+    def check(self, answer: Any = NOT_ANSWERED) -> Result:
+        """Check an answer; ``...`` (or nothing) means not answered yet and shows the first hint."""
+        if answer is NOT_ANSWERED or answer is None:
+            return Result(self.key, None, self._hint(0, "replace ... with your answer and run the cell again"))
+        self.attempts += 1
+        try:
+            ok, message = self._judge(answer)
+        except Exception as e:  # noqa: BLE001 - a checker must never crash the notebook
+            ok, message = False, f"could not check this answer ({type(e).__name__}: {e})"
+        if ok:
+            return Result(self.key, True, message or "well done")
+        return Result(self.key, False, (message + ". " if message else "") + self._hint(self.attempts - 1))
+
+    def _judge(self, answer: Any) -> tuple[bool, str]:
+        if callable(self.expect):
+            ok, message = self.expect(answer)
+            return bool(ok), str(message)
+        return same(answer, self.expect, self.rtol), ""
+
+    def _hint(self, k: int, fallback: str = "") -> str:
+        if not self.hints:
+            return fallback or "try again"
+        return "Hint: " + self.hints[min(k, len(self.hints) - 1)]
+
+
+def same(answer: Any, expect: Any, rtol: float = 1e-6) -> bool:
+    """Loose equality for answers: numbers with a tolerance, text without case/spaces, sequences item by item."""
+    if isinstance(expect, str):
+        return isinstance(answer, str) and answer.strip().lower() == expect.strip().lower()
+    if isinstance(expect, bool):
+        return isinstance(answer, (bool, np.bool_)) and bool(answer) == expect
+    if isinstance(expect, (int, float, np.number)):
+        try:
+            return bool(np.isclose(float(answer), float(expect), rtol=rtol, atol=1e-12))
+        except (TypeError, ValueError):
+            return False
+    if isinstance(expect, (list, tuple)):
+        return isinstance(answer, (list, tuple)) and len(answer) == len(expect) and \
+            all(same(a, e, rtol) for a, e in zip(answer, expect))
+    if isinstance(expect, (set, frozenset)):
+        try:
+            return {str(a).strip().lower() for a in answer} == {str(e).strip().lower() for e in expect}
+        except TypeError:
+            return False
+    if isinstance(expect, np.ndarray):
+        try:
+            return bool(np.allclose(np.asarray(answer, dtype=float), expect, rtol=rtol))
+        except (TypeError, ValueError):
+            return False
+    return answer == expect
+
+
+def checker(fn: Callable[[Any], tuple[bool, str]]) -> Callable[[Any], tuple[bool, str]]:
+    """Mark a function as an exercise checker (for readability in notebooks)."""
+    return fn
