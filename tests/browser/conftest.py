@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 
 
-def pytest_collection_modifyitems(config, items):  # noqa: ANN001
+def pytest_collection_modifyitems(config, items):
     if os.environ.get("COURSE_SKIP_BROWSER") == "1":
         skip = pytest.mark.skip(reason="COURSE_SKIP_BROWSER=1: browser tests skipped (CI runs them)")
         for item in items:
@@ -57,13 +57,13 @@ def browser():
 
 
 @pytest.fixture
-def page(browser):  # noqa: ANN001
+def page(browser):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     yield pg
     ctx.close()
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN001
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if ARTIFACTS.exists() and any(ARTIFACTS.iterdir()):
         terminalreporter.write_line(f"browser test screenshots: {ARTIFACTS}")

@@ -73,7 +73,7 @@ class Lab:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"JupyterLab exited at start-up; see {self.home / 'jupyterlab.log'}")
             try:
-                urllib.request.urlopen(self.url("api/status"), timeout=2)  # noqa: S310 - loopback only
+                urllib.request.urlopen(self.url("api/status"), timeout=2)
                 return
             except OSError:
                 time.sleep(0.3)
@@ -103,7 +103,7 @@ KERNEL_IDLE = """() => {
 HAS_KERNEL = "() => !!window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel"
 
 
-def open_notebook(page, lab: Lab, rel: str, timeout_ms: int = 120_000) -> None:  # noqa: ANN001 - playwright Page
+def open_notebook(page, lab: Lab, rel: str, timeout_ms: int = 120_000) -> None:
     """Open a notebook, accept the kernel dialog if one comes, wait until a kernel is attached."""
     page.goto(lab.url(f"lab/tree/{rel}") + "&reset")
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout_ms)
@@ -118,7 +118,7 @@ def open_notebook(page, lab: Lab, rel: str, timeout_ms: int = 120_000) -> None: 
     raise TimeoutError(f"no idle kernel for {rel} after {timeout_ms / 1000:.0f} s")
 
 
-def run_all(page, timeout_ms: int = 240_000) -> None:  # noqa: ANN001
+def run_all(page, timeout_ms: int = 240_000) -> None:
     """Clear the saved outputs (so nothing old can pass for new), run every cell, wait for an idle kernel.
 
     JupyterLab's run-all command returns a promise that settles when the last cell has run; evaluate awaits it.

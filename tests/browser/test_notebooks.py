@@ -25,7 +25,7 @@ def saved_widget_views(path: Path) -> int:
 
 
 @pytest.mark.parametrize("rel", NOTEBOOKS)
-def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):  # noqa: ANN001
+def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
     t0 = time.monotonic()
     open_notebook(page, lab, rel)
     run_all(page)
