@@ -165,6 +165,36 @@ def test_a_2500_op_chain_converts_under_a_tiny_recursion_limit() -> None:
     assert g.nodes[0].name == "x" and g.depths()[g.outputs[0].id] == 5000
 
 
+class Block(nn.Module):
+    """x + tanh(fc(x)): six autograd nodes per block (Add, Tanh, Addmm, T, weight, bias)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + torch.tanh(self.fc(x))
+
+
+def test_a_1801_node_residual_network_converts_and_groups_into_its_15_stages() -> None:
+    torch.manual_seed(0)
+    model = nn.Sequential(*[nn.Sequential(*[Block() for _ in range(20)]) for _ in range(15)])
+    with ta.module_scopes(model):
+        loss = model(torch.randn(2, 4)).sum()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(120)
+    try:
+        g = cl.to_graph(loss, params=dict(model.named_parameters()))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert len(g) == ta.count_autograd_nodes(loss) == 15 * 20 * 6 + 1
+    stages: dict[str, int] = {}
+    for n in g.nodes:
+        stages[n.scope.split("/")[0]] = stages.get(n.scope.split("/")[0], 0) + 1
+    assert stages == {**{str(k): 120 for k in range(15)}, "": 1}  # every node but the final sum sits in a stage
+    assert g["3.7.fc.weight"].scope == "3/7/fc" and g.nodes[-1].op == "SumBackward0"
+
+
 def test_errors_teach() -> None:
     with pytest.raises(TypeError, match="code, not a graph yet"):
         cl.to_graph(mlp())

@@ -10,7 +10,8 @@ Mapping (framework concept -> IR)::
     TensorFlow                                   IR node
     -------------------------------------------  ---------------------------------------------------------------
     Placeholder / PlaceholderWithDefault         kind "input",    op = the op type, name = the op name
-    Placeholder of dtype resource in a FuncGraph kind "variable"  (a captured tf.Variable; attrs["variable"])
+    Placeholder of dtype resource in a FuncGraph kind "variable", name = the captured tf.Variable's name
+                                                 ("sequential/dense/kernel"; attrs["tf_name"]: the placeholder's)
     other captured tensor in a FuncGraph         kind "constant"  (its value when small)
     Const / HostConst                            kind "constant"  (value when <= 16 elements)
     VarHandleOp / VariableV2 / Variable          kind "variable"
@@ -327,12 +328,16 @@ class _Converter:
         """One body: a Placeholder per argument, its nodes, and (returned) the nodes producing its results."""
         fname = fdef.signature.name
         args: dict[str, Node] = {}
+        # TF names an argument after its placeholder with '/' -> '_' ("while/Placeholder_1" -> "while_placeholder_1");
+        # drop the outer op's part, as for the body's ops, so boxes read "placeholder_1", "mul_x", "n"
+        arg_prefix = strip.replace("/", "_").lower()
         for k, arg in enumerate(fdef.signature.input_arg):
             src = sources[k] if k < len(sources) else None
+            short = arg.name[len(arg_prefix) :] if arg_prefix and arg.name.startswith(arg_prefix) else arg.name
             args[arg.name] = self.ir.add(
                 "Placeholder",
                 [src] if src is not None else [],
-                name=_join(scope, arg.name),
+                name=_join(scope, short or arg.name),
                 kind="variable" if arg.type == _DT_RESOURCE else "input",
                 attrs={"tf_name": arg.name, "function": fname, "arg": k, "dtype": self._dtype(arg.type)},
                 scope=scope,
@@ -377,6 +382,8 @@ class _Converter:
             if returned:
                 attrs["n_data_inputs"] = len(data)
             kind, value = self._kind_value(nd, attrs)
+            if "variable" in attrs:  # a captured variable: its own name ("dense/kernel") says more than ".../resource"
+                ir_name = attrs["variable"]
             own_scope = rel if rel in heads else _name_scope(rel, op_names, heads)
             local[nd.name] = self.ir.add(
                 nd.op,
