@@ -356,7 +356,8 @@ class _Converter:
         order, back = _kahn(names, [[_producer(i) for i in nd.input] for nd in node_defs])
         rel_names = [nd.name[len(strip) :] if strip and nd.name.startswith(strip) else nd.name for nd in node_defs]
         op_names = set(rel_names)
-        heads = {rel_names[i] for i, nd in enumerate(node_defs) if self.expand and self._body_attrs(nd)}
+        body_attrs = [self._body_attrs(nd) if self.expand else [] for nd in node_defs]
+        heads = {rel_names[i] for i, bodies in enumerate(body_attrs) if bodies}
         local: dict[str, Node] = dict(args)
         for i in order:
             nd, rel = node_defs[i], rel_names[i]
@@ -365,8 +366,7 @@ class _Converter:
             controls = [_producer(s) for s in nd.input if s.startswith("^")]
             attrs = self._attrs(nd, function, controls, back.get(i))
             returned: list[Node] = []
-            bodies = self._body_attrs(nd) if self.expand else []
-            for label, fname in bodies:
+            for label, fname in body_attrs[i]:
                 fdef = self.library.get(fname)
                 if fdef is None:  # a function not in this library (e.g. a GraphDef saved without it)
                     attrs.setdefault("missing_functions", []).append(fname)
