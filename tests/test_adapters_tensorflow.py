@@ -91,6 +91,18 @@ def test_tf1_placeholder_graph_one_node_per_operation_and_it_really_runs() -> No
     assert [n.name for n in cl.to_graph(y).outputs] == ["y"]  # a symbolic tensor: its graph, it as output
 
 
+def test_tf1_cond_and_while_loop_in_a_session_graph_have_their_bodies() -> None:
+    with tf.Graph().as_default() as g:
+        x = tf.compat.v1.placeholder(tf.float32, [], name="x")
+        y = tf.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+        _, z = tf.while_loop(lambda i, z: i < 3, lambda i, z: (i + 1, z * 2.0), [tf.constant(0), y])
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(z, feed_dict={x: 1.0}) == 16.0
+    ir = cl.to_graph(g, outputs=[z])
+    assert len(ir) == reported_op_count(g) == tfa.count_ops(g).total > len(g.get_operations())
+    assert {"cond/then", "cond/else", "while/cond", "while/body"} <= {n.scope for n in ir.nodes}
+
+
 def test_tf1_control_edges_on_request() -> None:
     g, *_ = tf1_graph()
     ir = tfa.to_graph(g, control_edges=True)
