@@ -1,0 +1,207 @@
+"""The real frameworks, running the course's own programs: one program, built by TensorFlow and by PyTorch.
+
+A course program is ``program(ops, **inputs)`` (see :mod:`course_lib.programs`), and a typed expression
+(:func:`course_lib.expr.parse`) is one too. Give it an ``ops`` namespace of TensorFlow or PyTorch functions and the
+*same* source builds a real ``tf.Graph``, a real ``tf.function`` graph or a real autograd graph, which
+:func:`course_lib.draw` then draws next to ours:
+
+=================================  ========================================================================
+``tf1_graph(program)``             TF1 style: one ``tf.compat.v1.placeholder`` per input, inside
+                                   ``with tf.Graph().as_default():`` (eager stays on everywhere else)
+``tf_function_graph(program)``     TF2 style: the ``ConcreteFunction`` a ``tf.function`` traces
+``torch_output(program, inputs)``  define-by-run: leaves with ``requires_grad=True``, and the output tensor
+=================================  ========================================================================
+
+Importing is quiet without changing TensorFlow's settings: TensorFlow 2.21 prints C++ log lines on stderr while
+it loads ("All log messages before absl::InitializeLog() ...", "oneDNN custom operations are on ...") even with
+``TF_CPP_MIN_LOG_LEVEL=3``. In Jupyter they land in the notebook as red text that differs from run to run
+(timestamps, thread ids). :func:`load_tensorflow` captures the process's stderr while TensorFlow loads, drops
+exactly those known lines and passes anything else through, so a real problem is still seen; oneDNN stays on, as
+it is by default, so timings are those of a default install. (:mod:`course_lib.quiet` switches the lines off with
+``TF_ENABLE_ONEDNN_OPTS=0`` instead; whichever loads TensorFlow first in a kernel decides.)
+
+Nothing here runs at ``import course_lib``: TensorFlow and PyTorch are imported by the functions that need them.
+
+>>> from course_lib import expr
+>>> input_names(expr.parse("sin(x * w + 1)"))
+['x', 'w']
+>>> g, xs, y = tf1_graph(expr.parse("sin(x * w + 1)"))                 # doctest: +SKIP
+>>> [op.type for op in g.get_operations()]                            # doctest: +SKIP
+['Placeholder', 'Placeholder', 'Mul', 'Const', 'AddV2', 'Sin']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+__all__ = [
+    "NOISE",
+    "input_names",
+    "load_tensorflow",
+    "load_torch",
+    "quiet_stderr",
+    "tf1_graph",
+    "tf_function_graph",
+    "tf_ops",
+    "torch_ops",
+    "torch_output",
+]
+
+#: stderr lines TensorFlow's C++ side prints while loading that carry no information for a student.
+NOISE = (
+    re.compile(r"^WARNING: All log messages before absl::InitializeLog\(\) is called are written to STDERR$"),
+    re.compile(r"^I\d{4} [\d:.]+ +\d+ port\.cc:\d+\] oneDNN custom operations are on\."),
+    re.compile(r"^I\d{4} [\d:.]+ +\d+ cpu_feature_guard\.cc:\d+\] "),
+)
+
+#: The op functions of an expression (:data:`course_lib.expr.FUNCTIONS`) under each framework's own name.
+_TF_NAMES = {"exp": "exp", "log": "math.log", "sin": "sin", "cos": "cos", "tanh": "tanh", "relu": "nn.relu",
+             "sigmoid": "sigmoid", "sum": "reduce_sum", "mean": "reduce_mean", "matmul": "linalg.matmul"}
+_TORCH_NAMES = {"exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh", "relu": "relu",
+                "sigmoid": "sigmoid", "sum": "sum", "mean": "mean", "matmul": "matmul"}
+
+
+@contextlib.contextmanager
+def quiet_stderr(noise: Sequence[re.Pattern[str]] = NOISE) -> Iterator[None]:
+    """Capture what C/C++ code writes to file descriptor 2 inside the block; afterwards re-emit every line that
+    does not match ``noise`` on ``sys.stderr``. Python-level output (``sys.stderr``, warnings) is untouched."""
+    try:
+        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
+        saved = os.dup(fd)
+    except (AttributeError, OSError, ValueError):  # no real stderr (embedded interpreter): nothing to capture
+        yield
+        return
+    with tempfile.TemporaryFile() as sink:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os.dup2(sink.fileno(), fd)
+        try:
+            yield
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+            sink.seek(0)
+            text = sink.read().decode("utf-8", "replace")
+    kept = [line for line in text.splitlines() if line.strip() and not any(p.search(line) for p in noise)]
+    if kept:
+        print("\n".join(kept), file=sys.stderr)
+
+
+def load_tensorflow() -> ModuleType:
+    """``import tensorflow`` without its start-up log lines (see the module docstring); returns the module.
+
+    Also sets ``TF_CPP_MIN_LOG_LEVEL=3`` (unless set) and TensorFlow's Python logger to ERROR, so later C++ info
+    lines and deprecation notes do not make two runs of a notebook differ either.
+    """
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    if "tensorflow" in sys.modules:
+        tf = sys.modules["tensorflow"]
+    else:
+        from .adapters import require
+
+        with quiet_stderr():
+            tf = require("tensorflow")
+    tf.get_logger().setLevel("ERROR")
+    return tf
+
+
+def load_torch() -> ModuleType:
+    """``import torch`` (quietly, like :func:`load_tensorflow`); returns the module."""
+    if "torch" in sys.modules:
+        return sys.modules["torch"]
+    from .adapters import require
+
+    with quiet_stderr():
+        return require("torch")
+
+
+def _namespace(module: ModuleType, names: Mapping[str, str], cond: Callable[..., Any]) -> SimpleNamespace:
+    ops: dict[str, Any] = {}
+    for course_name, path in names.items():
+        obj: Any = module
+        for part in path.split("."):
+            obj = getattr(obj, part)
+        ops[course_name] = obj
+    ops["cond"] = cond
+    return SimpleNamespace(**ops)
+
+
+def tf_ops() -> SimpleNamespace:
+    """The course's op functions as TensorFlow ops (``log`` is ``tf.math.log``, ``sum`` is ``tf.reduce_sum`` ...);
+    ``cond`` is ``tf.cond``. Arithmetic (``+ - * / ** @``) needs nothing: tensors overload the operators."""
+    tf = load_tensorflow()
+    return _namespace(tf, _TF_NAMES, lambda pred, true_fn, false_fn: tf.cond(pred, true_fn, false_fn))
+
+
+def torch_ops() -> SimpleNamespace:
+    """The course's op functions as PyTorch functions; ``cond`` is a plain Python ``if`` on the value, which is
+    exactly what define-by-run allows."""
+    torch = load_torch()
+    return _namespace(torch, _TORCH_NAMES, lambda pred, true_fn, false_fn: true_fn() if bool(pred) else false_fn())
+
+
+def input_names(program: Any) -> list[str]:
+    """The input names of a program (its parameters after ``ops``) or of a parsed expression (its variables)."""
+    if hasattr(program, "variables") and hasattr(program, "program"):
+        return list(program.variables)
+    params = list(inspect.signature(program).parameters.values())
+    return [p.name for p in params[1:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def tf1_graph(program: Any, names: Sequence[str] | None = None, *, dtype: str = "float64",
+              name: str | None = None) -> tuple[Any, dict[str, Any], Any]:
+    """Build ``program`` the TensorFlow 1 way: a fresh ``tf.Graph`` with one scalar ``tf.compat.v1.placeholder``
+    per input. Returns ``(graph, {name: placeholder}, output)``; run it with ``tf.compat.v1.Session(graph=graph)``.
+
+    ``name``: also wrap the output in ``tf.identity(..., name=name)`` so it can be fetched by that name.
+    The graph is built inside ``with graph.as_default():`` only, so eager execution stays on for the rest of the
+    notebook (never ``tf.compat.v1.disable_eager_execution()``, which is process-wide).
+    """
+    tf = load_tensorflow()
+    ops = tf_ops()
+    names = list(names) if names is not None else input_names(program)
+    with tf.Graph().as_default() as graph:
+        xs = {n: tf.compat.v1.placeholder(getattr(tf, dtype), shape=(), name=n) for n in names}
+        out = program(ops, **xs)
+        if name:
+            out = tf.identity(out, name=name)
+    return graph, xs, out
+
+
+def tf_function_graph(program: Any, names: Sequence[str] | None = None, *, dtype: str = "float64") -> Any:
+    """The ``ConcreteFunction`` that ``tf.function`` traces for ``program`` with one scalar input per name (its
+    ``.graph`` is a real TensorFlow graph; :func:`course_lib.draw` draws it). AutoGraph is off: these programs
+    have no Python control flow on tensors to convert."""
+    tf = load_tensorflow()
+    ops = tf_ops()
+    names = list(names) if names is not None else input_names(program)
+
+    def traced(*args: Any) -> Any:
+        return program(ops, **dict(zip(names, args)))
+
+    traced.__name__ = getattr(program, "__name__", "expression")
+    specs = [tf.TensorSpec([], getattr(tf, dtype), name=n) for n in names]
+    return tf.function(traced, autograph=False).get_concrete_function(*specs)
+
+
+def torch_output(program: Any, inputs: Mapping[str, float]) -> tuple[Any, dict[str, Any]]:
+    """Run ``program`` define-by-run in PyTorch: one float64 leaf with ``requires_grad=True`` per input.
+
+    Returns ``(output, leaves)``; draw the autograd graph with ``cl.draw(output, params=leaves)`` so the leaves
+    carry the inputs' names.
+    """
+    torch = load_torch()
+    ops = torch_ops()
+    missing = [n for n in input_names(program) if n not in inputs]
+    if missing:
+        raise ValueError(f"no value given for {', '.join(missing)}: pass inputs={{{', '.join(missing)}: ...}}")
+    leaves = {n: torch.tensor(float(v), dtype=torch.float64, requires_grad=True) for n, v in inputs.items()}
+    return program(ops, **leaves), leaves

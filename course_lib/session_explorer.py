@@ -1,0 +1,364 @@
+"""The brick wall and its holes: a live widget around ``Session.run`` of the define-then-run engine.
+
+Answer 3 of the Q&A: in TensorFlow "all communication with outer world is performed via tf.Session object and
+tf.Placeholder", "behind a brick wall with several tiny holes". :class:`SessionExplorer` shows one graph and the
+only two things the outside world can do with it, plus what building it further costs:
+
+* choose the **fetch** (what ``Session.run`` must return) and which **placeholders are fed** (the holes), with a
+  slider for each fed value;
+* every change calls ``Session.run(fetch, feed_dict)`` for real and shows the call, the value, the compiled
+  plan (its Python source and report: nodes pruned, constants folded, duplicates merged) and how many times the
+  session has compiled so far; the graph is drawn with the nodes that ran filled and valued, the others dashed;
+* **add a node** appends ``fetch + 1`` (a constant and an add) and fetches it: the graph changed, so the next run
+  compiles again; **finalize()** makes the graph immutable, after which adding a node is refused.
+
+An unfed placeholder the fetch needs, a finalized graph, anything else that goes wrong: the error is shown inside
+the widget in words (never a traceback) and the widget keeps working. Its text repr is one short stable line.
+
+>>> e = SessionExplorer()
+>>> e
+SessionExplorer(fetch 'y', fed x, w; 15 nodes, 1 compile)
+>>> e.ran
+['x', 'w', 'mul', 'Const', 'add', 'y']
+>>> e.set_fetch("z"); "You must feed a value for placeholder" in e.message.value
+True
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import render
+from . import static as st
+from .graph import short_value
+
+try:  # ipywidgets is a course dependency, but importing course_lib must not need it
+    import ipywidgets as W
+except ImportError:  # pragma: no cover - reported when the widget is created
+    W = None
+
+__all__ = ["SessionExplorer", "demo_graph"]
+
+_ids = itertools.count(1)
+
+
+def demo_graph() -> st.Graph:
+    """The explorer's default graph: two fetchable results over three placeholders.
+
+    ``y = sin(x·w + 1)`` needs only x and w. ``z = tanh(y·(2·3) + b·(x·w))`` needs b too; compiling it folds
+    ``2·3`` into 6 and merges the second ``x·w`` into the first.
+    """
+    g = st.Graph("brick wall")
+    with g.as_default():
+        x, w, b = st.placeholder("x"), st.placeholder("w"), st.placeholder("b")
+        y = st.sin(x * w + 1.0, name="y")
+        scale = st.constant(2.0) * st.constant(3.0)
+        st.tanh(y * scale + b * (x * w), name="z")
+    return g
+
+
+def _esc(s: Any) -> str:
+    return html.escape(str(s), quote=True)
+
+
+class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+    """Fetch, feed, add a node, finalize: ``Session.run`` on a define-then-run graph, live.
+
+    ``build``: a function returning a fresh :class:`course_lib.static.Graph` (default :func:`demo_graph`; "start
+    over" calls it again) or a graph itself. ``fetch``: the node to fetch first. ``feeds``: the placeholders fed at
+    the start and their values (default: the ones the first fetch needs, at 1.0 each).
+    """
+
+    def __init__(self, build: Callable[[], st.Graph] | st.Graph | None = None, fetch: str | None = "y",
+                 feeds: dict[str, float] | None = None, *, theme: str | render.Theme | None = None,
+                 low: float = -3.0, high: float = 3.0) -> None:
+        if W is None:
+            raise ImportError("the SessionExplorer needs ipywidgets 8: pip install 'ipywidgets>=8'")
+        super().__init__(layout=W.Layout(width="100%"))
+        self.theme = render.get_theme(theme)
+        self._uid = next(_ids)
+        build = demo_graph if build is None else build
+        self._feeds: dict[str, tuple[Any, Any]] = {}
+        self._build = build if callable(build) else None
+        self._initial_graph = build if isinstance(build, st.Graph) else None
+        self._initial = (fetch, dict(feeds) if feeds is not None else None)
+        self.low, self.high = (float(low), float(high)) if low < high else (-3.0, 3.0)
+        self.value: Any = None
+        self.ran: list[str] = []
+        self._layouts: dict[int, render.Layout] = {}
+        self._busy = False
+        size = self._font()
+        big = W.Layout(height="40px", width="auto", min_width="150px")
+        bstyle = {"font_size": f"{size}px"}
+        self.fetch = W.Dropdown(description="fetch", layout=W.Layout(width="260px", height="40px"),
+                                style={"description_width": "50px"})
+        self.add_button = W.Button(description="add a node: fetch + 1", layout=big, style=bstyle,
+                                   tooltip="append an add node to the graph and fetch it")
+        self.finalize_button = W.Button(description="finalize()", layout=big, style=bstyle,
+                                        tooltip="make the graph immutable, as TensorFlow's MonitoredSession does")
+        self.restart_button = W.Button(description="start over", layout=big, style=bstyle,
+                                       tooltip="a new graph and a new Session", disabled=self._build is None)
+        self.feed_box = W.VBox([])
+        self.message = W.HTML("")
+        self.call = W.HTML("")
+        self.plan_view = W.HTML("")
+        self.graph_view = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
+        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        head = W.HTML(f'<div style="font-size:{size + 2}px"><b>Session.run</b>: the only way in (feed a placeholder) '
+                      "and out (fetch a tensor) of a define-then-run graph</div>")
+        buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
+                         layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        right = W.VBox([self.call, self.plan_view], layout=W.Layout(width="45%", min_width="0", margin="0 0 0 12px"))
+        left = W.VBox([self.graph_view], layout=W.Layout(width="55%", min_width="0"))
+        self.children = [head, buttons, self.feed_box, self.message,
+                         W.HBox([left, right], layout=W.Layout(width="100%")), self.legend]
+        self.fetch.observe(self._on_change, "value")
+        self.add_button.on_click(lambda _b: self.add_node())
+        self.finalize_button.on_click(lambda _b: self.finalize())
+        self.restart_button.on_click(lambda _b: self.start_over())
+        self.start_over()
+
+    # ------------------------------------------------------------------ public actions (also the buttons)
+    def start_over(self) -> None:
+        """A fresh graph (from ``build``) and a fresh Session, with the initial fetch and feeds."""
+        try:
+            graph = self._build() if self._build is not None else self._initial_graph
+            if not isinstance(graph, st.Graph):
+                raise TypeError(f"SessionExplorer needs a course_lib.static Graph (or a function that builds one); "
+                                f"got a {type(graph).__name__}")
+        except Exception as exc:  # noqa: BLE001 - shown in the widget
+            self._show("error", f"{type(exc).__name__}: {exc}")
+            return
+        self.graph = graph
+        self.session = st.Session(graph)
+        self._layouts.clear()
+        fetch, feeds = self._initial
+        names = self._fetchable()
+        fetch = fetch if fetch in names else (names[-1] if names else None)
+        if feeds is None:
+            feeds = {n: 1.0 for n in self._needed_placeholders(fetch)}
+        self._make_feeds(feeds)
+        self._set_options(names, fetch)
+        self._run()
+
+    def set_fetch(self, name: str) -> None:
+        """Fetch another node (the same as choosing it in the dropdown)."""
+        if name not in self.fetch.options:
+            self._show("error", f"there is no node {name!r} to fetch; the graph's operations are "
+                                f"{', '.join(self.fetch.options)}")
+            return
+        if self.fetch.value == name:
+            self._run()
+        else:
+            self.fetch.value = name
+
+    def feed(self, **values: float) -> None:
+        """Feed placeholders (tick their box) with these values, then run."""
+        problems = []
+        with self._batch():
+            for k, v in values.items():
+                if k not in self._feeds:
+                    problems.append(f"{k!r} is not a placeholder of this graph; its placeholders are "
+                                    f"{', '.join(self._feeds) or 'none'}")
+                    continue
+                box, slider = self._feeds[k]
+                try:
+                    slider.value = float(np.clip(float(v), slider.min, slider.max))
+                except (TypeError, ValueError):
+                    problems.append(f"{k} must be a number, got {v!r}")
+                    continue
+                box.value = True
+        self._run()
+        if problems:
+            self._show("error", "\n".join(problems))
+
+    def unfeed(self, *names: str) -> None:
+        """Stop feeding these placeholders (untick their box), then run."""
+        with self._batch():
+            for k in names:
+                if k in self._feeds:
+                    self._feeds[k][0].value = False
+        self._run()
+
+    def add_node(self) -> None:
+        """Append ``fetch + 1`` to the graph (two nodes: a constant and an add) and fetch the new node."""
+        current = self.fetch.value
+        if current is None:
+            return
+        try:
+            with self.graph.as_default():
+                new = self.graph.get_tensor(current) + 1.0
+        except st.GraphFinalizedError as exc:
+            self._show("error", f"GraphFinalizedError: {exc}")
+            return
+        self._layouts.clear()
+        self._set_options(self._fetchable(), new.name)
+        self._run()
+
+    def finalize(self) -> None:
+        """``graph.finalize()``: from now on, adding a node is refused (running is still fine)."""
+        self.graph.finalize()
+        self._run()
+
+    @property
+    def compile_count(self) -> int:
+        return self.session.compile_count
+
+    @property
+    def fed(self) -> list[str]:
+        return [k for k, (box, _s) in self._feeds.items() if box.value]
+
+    def __repr__(self) -> str:
+        fetch = self.fetch.value if hasattr(self, "fetch") else None
+        if not hasattr(self, "graph"):
+            return "SessionExplorer(no graph)"
+        c = self.session.compile_count
+        final = ", finalized" if self.graph.finalized else ""
+        return (f"SessionExplorer(fetch {fetch!r}, fed {', '.join(self.fed) or 'nothing'}; {len(self.graph)} nodes, "
+                f"{c} compile{'s' * (c != 1)}{final})")
+
+    # ------------------------------------------------------------------ building the controls
+    def _font(self) -> int:
+        return 20 if self.theme.fontsize >= 18 else 15
+
+    def _fetchable(self) -> list[str]:
+        return [n.name for n in self.graph.nodes if n.kind == "op"]
+
+    def _needed_placeholders(self, fetch: str | None) -> list[str]:
+        if fetch is None:
+            return []
+        return [n.name for n in self.graph.ancestors([self.graph[fetch]]) if n.kind == "input"]
+
+    def _set_options(self, names: list[str], value: str | None) -> None:
+        with self._batch():
+            self.fetch.options = names
+            self.fetch.value = value
+
+    def _make_feeds(self, feeds: dict[str, float]) -> None:
+        self._feeds = {}
+        rows = []
+        for n in self.graph.nodes:
+            if n.kind != "input":
+                continue
+            start = feeds.get(n.name, 1.0)
+            box = W.Checkbox(value=n.name in feeds, description=f"feed {n.name}", indent=False,
+                             layout=W.Layout(width="110px"))
+            slider = W.FloatSlider(value=float(np.clip(start, self.low, self.high)), min=self.low, max=self.high,
+                                   step=0.1, description=n.name, readout_format=".2f", continuous_update=True,
+                                   layout=W.Layout(width="min(100%, 460px)", height="36px"),
+                                   style={"description_width": "40px"})
+            box.observe(self._on_change, "value")
+            slider.observe(self._on_change, "value")
+            self._feeds[n.name] = (box, slider)
+            rows.append(W.HBox([box, slider], layout=W.Layout(align_items="center")))
+        self.feed_box.children = rows
+
+    class _Batch:
+        def __init__(self, owner: SessionExplorer) -> None:
+            self.owner = owner
+
+        def __enter__(self) -> None:
+            self.was = self.owner._busy
+            self.owner._busy = True
+
+        def __exit__(self, *exc: object) -> None:
+            self.owner._busy = self.was
+
+    def _batch(self) -> SessionExplorer._Batch:
+        """Change several controls and run once afterwards (not once per control)."""
+        return SessionExplorer._Batch(self)
+
+    def _on_change(self, _change: Any) -> None:
+        if not self._busy:
+            self._run()
+
+    # ------------------------------------------------------------------ running and showing
+    def _show(self, kind: str, text: str) -> None:
+        if not text:
+            self.message.value = ""
+            return
+        colour, word, bg = {"error": ("#A23B00", "Problem", "#FBE3D6"), "note": ("#114B6E", "Note", "#E3F1FA")}[kind]
+        self.message.value = (f'<div role="status" style="font-size:{self._font()}px;color:{colour};background:{bg};'
+                              f'border-left:5px solid {colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap">'
+                              f"<b>{word}:</b> {_esc(text)}</div>")
+
+    def _run(self) -> None:
+        try:
+            self._run_unguarded()
+        except Exception as exc:  # noqa: BLE001 - JupyterLab would swallow it: show it instead
+            self._show("error", f"{type(exc).__name__}: {exc}")
+
+    def _run_unguarded(self) -> None:
+        fetch = self.fetch.value
+        if fetch is None:
+            self._show("note", "this graph has no operation to fetch")
+            return
+        fed = {k: float(s.value) for k, (box, s) in self._feeds.items() if box.value}
+        feed_dict = {self.graph.get_tensor(k): v for k, v in fed.items()}
+        shown = ", ".join(f"{k}: {v:g}" for k, v in fed.items())
+        call = f"sess.run({fetch!r}, feed_dict={{{shown}}})"
+        before = self.session.compile_count
+        self.value, self.ran = None, []
+        try:
+            self.value = self.session.run(fetch, feed_dict=feed_dict)
+        except (st.MissingFeedError, st.ShapeError, st.FetchError) as exc:
+            self._show("error", f"{type(exc).__name__}: {exc}")
+            self.call.value = self._call_html(call, None, before)
+            self.plan_view.value = ""
+            self.graph_view.value = self._svg({})
+            return
+        plan = self.session.last_plan
+        assert plan is not None
+        observed = plan.run_observed([np.asarray(fed[n.name], dtype=np.float64) for n in plan.fed])
+        values = {n.id: v for n, v in observed}
+        self.ran = [n.name for n in self.graph.nodes if n.id in values]
+        note = "the graph is finalized: running still works, adding a node does not" if self.graph.finalized else ""
+        self._show("note", note)
+        self.call.value = self._call_html(call, self.value, before)
+        self.plan_view.value = self._plan_html(plan)
+        self.graph_view.value = self._svg(values)
+
+    def _call_html(self, call: str, value: Any, before: int) -> str:
+        size = self._font()
+        after = self.session.compile_count
+        if value is None:
+            result = "no value: the run was refused"
+            why = "nothing was compiled"
+        else:
+            result = short_value(value)
+            why = ("this call compiled a new plan (new fetch or feeds, or the graph changed)" if after > before
+                   else "this call reused the cached plan: nothing to compile")
+        return (f'<div style="font-size:{size}px"><div style="font-family:monospace;background:#F4F4F4;'
+                f'padding:4px 8px;border-radius:4px;overflow-x:auto">{_esc(call)}<br>→ <b>{_esc(result)}</b></div>'
+                f"<div>compiles so far: <b>{after}</b> ({_esc(why)})</div>"
+                f"<div>graph: <b>{len(self.graph)}</b> nodes{' (finalized)' if self.graph.finalized else ''}</div>"
+                "</div>")
+
+    def _plan_html(self, plan: st.Plan) -> str:
+        r = plan.report
+        size = self._font()
+        pruned = r.get("graph_nodes", 0) - r.get("needed", 0)
+        lines = (f"needed by the fetch: {r.get('needed')} of {r.get('graph_nodes')} nodes (pruned {pruned}); "
+                 f"constants folded: {r.get('folded')}; duplicates merged: {r.get('merged')}; "
+                 f"steps run: {r.get('steps')}")
+        return (f'<div style="font-size:{size}px;margin-top:6px"><b>The compiled plan</b> — {_esc(lines)}</div>'
+                f'<pre style="font-size:{size - 2}px;line-height:1.3;background:#F4F4F4;padding:6px 8px;'
+                f'border-radius:4px;overflow-x:auto;margin:4px 0">{_esc(plan.source())}</pre>')
+
+    def _svg(self, values: dict[int, Any]) -> str:
+        version = self.graph.version
+        lay = self._layouts.get(version)
+        if lay is None:
+            self._layouts.clear()
+            every = {n.id: "done" for n in self.graph.nodes}
+            lay = render.Layout(self.graph, theme=self.theme, prefix=f"se{self._uid}v{version}", reserve=[every],
+                                room="value")
+            self._layouts[version] = lay
+        state = {n.id: ("done" if n.id in values else "defined") for n in self.graph.nodes}
+        with np.errstate(all="ignore"):
+            return lay.svg(state, values=values)

@@ -1,0 +1,78 @@
+"""Checkers for the DAG exercises of notebook 01: every valid topological order is accepted, every invalid one is
+refused with the reason, an edge that closes a cycle is recognised, and the checked graph is never changed."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from course_lib import dag_checks, expr, trace
+from course_lib.exercises import Exercise
+from course_lib.graph import Graph
+
+
+@pytest.fixture()
+def graph() -> Graph:
+    """The forward graph of sin(x*w + 1) in the define-then-run engine: x, w, mul, Const, add, sin."""
+    return trace.record(expr.parse("sin(x*w + 1)"), "define-then-run", {"x": 3.0, "w": 2.0}, backward=False).graph
+
+
+def brute_force_orders(g: Graph) -> set[tuple[str, ...]]:
+    """Every permutation of the nodes that respects every edge (independent of the checker's code)."""
+    names = [n.name for n in g.nodes]
+    edges = [(i.name, n.name) for n in g.nodes for i in n.inputs]
+    return {p for p in itertools.permutations(names) if all(p.index(a) < p.index(b) for a, b in edges)}
+
+
+def test_exactly_the_valid_orders_are_accepted(graph: Graph) -> None:
+    valid = brute_force_orders(graph)
+    assert len(valid) > 1  # several orders exist: a checker comparing to one list would be wrong
+    check = dag_checks.order_checker(graph)
+    for p in itertools.permutations([n.name for n in graph.nodes]):
+        ok, message = check(list(p))
+        assert ok == (p in valid), (p, message)
+
+
+def test_reasons_name_the_problem(graph: Graph) -> None:
+    assert dag_checks.order_problem(graph, ["x", "mul", "w", "Const", "add", "sin"]) == "'mul' comes before its input 'w'"
+    assert "not a node" in dag_checks.order_problem(graph, ["x", "w", "mul", "one", "add", "sin"])
+    assert "twice" in dag_checks.order_problem(graph, ["x", "x", "w", "mul", "Const", "add", "sin"])
+    assert "missing" in dag_checks.order_problem(graph, ["x", "w", "mul", "Const", "add"])
+
+
+def test_order_checker_can_refuse_the_printed_order(graph: Graph) -> None:
+    printed = [n.name for n in graph.topological_order()]
+    check = dag_checks.order_checker(graph, different_from=printed)
+    ok, message = check(printed)
+    assert not ok and "different" in message
+    assert check(["w", "x", "mul", "Const", "add", "sin"])[0]
+
+
+def test_order_checker_takes_nodes_too_and_survives_anything(graph: Graph) -> None:
+    check = dag_checks.order_checker(graph)
+    assert check(graph.topological_order())[0]
+    for junk in ("x, w", 5, None, {"x": 1}, [1, 2], [None]):
+        ok, message = check(junk)
+        assert ok is False and message
+
+
+def test_cycle_checker(graph: Graph) -> None:
+    check = dag_checks.cycle_checker(graph)
+    before = graph.to_json()
+    ok, message = check(("sin", "x"))
+    assert ok and "cycle" in message and "sin -> x" in message
+    assert check(("add", "add"))[0]  # a self-loop is a cycle too
+    ok, message = check(("x", "sin"))  # sin already depends on x: one more edge is no cycle
+    assert not ok and "allowed" in message
+    ok, message = check(("Const", "w"))  # w does not depend on Const either way: allowed
+    assert not ok
+    assert not check(("sin", "nope"))[0] and not check("sin")[0] and not check(("a", "b", "c"))[0]
+    assert graph.to_json() == before  # the checked graph never changed
+
+
+def test_checkers_work_inside_an_exercise(graph: Graph) -> None:
+    ex = Exercise("01.t", "an order", expect=dag_checks.order_checker(graph), hints=["inputs first"])
+    assert ex.check(...).ok is None
+    assert ex.check(["sin"]).ok is False
+    assert ex.check(["Const", "w", "x", "mul", "add", "sin"]).ok is True

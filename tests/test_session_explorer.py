@@ -1,0 +1,94 @@
+"""The SessionExplorer widget: real Session.run calls, pruning, compiles, finalize, errors shown in the widget."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from course_lib import static as st
+from course_lib.session_explorer import SessionExplorer, demo_graph
+
+
+def text(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html).replace("&#x27;", "'").replace("&gt;", ">")
+
+
+def test_demo_graph_shape() -> None:
+    g = demo_graph()
+    assert [n.name for n in g.nodes if n.kind == "input"] == ["x", "w", "b"]
+    assert len(g) == 15 and "y" in [n.name for n in g.nodes] and "z" in [n.name for n in g.nodes]
+
+
+def test_fetch_y_runs_only_its_subgraph() -> None:
+    e = SessionExplorer(feeds={"x": 3.0, "w": 2.0})
+    assert repr(e) == "SessionExplorer(fetch 'y', fed x, w; 15 nodes, 1 compile)"
+    assert float(e.value) == pytest.approx(np.sin(7.0))
+    assert e.ran == ["x", "w", "mul", "Const", "add", "y"]  # b and everything of z pruned
+    assert "pruned 9" in text(e.plan_view.value) and "def plan(x_0, w_1):" in text(e.plan_view.value)
+    assert "<svg" in e.graph_view.value and e.message.value == ""
+
+
+def test_a_needed_unfed_placeholder_is_a_message_not_a_traceback() -> None:
+    e = SessionExplorer()
+    e.set_fetch("z")
+    assert "You must feed a value for placeholder 'b'" in text(e.message.value)
+    assert e.value is None and e.ran == []
+    e.feed(b=0.5)
+    assert e.message.value == "" and e.value is not None
+    assert "folded: 1" in text(e.plan_view.value) and "merged: 1" in text(e.plan_view.value)
+    assert "mul_3" not in e.ran  # the duplicate x*w was merged into mul: it never ran
+
+
+def test_an_unneeded_fed_placeholder_is_fine_and_unused() -> None:
+    e = SessionExplorer(feeds={"x": 1.0, "w": 1.0, "b": 2.0})
+    assert e.fed == ["x", "w", "b"] and "b" not in e.ran
+
+
+def test_compiles_count_new_plans_only() -> None:
+    e = SessionExplorer()
+    assert e.compile_count == 1
+    e.feed(x=2.0)  # same fetch, same feeds, new value: cached plan
+    assert e.compile_count == 1 and "reused the cached plan" in text(e.call.value)
+    e.add_node()  # graph changed + new fetch
+    assert e.compile_count == 2 and len(e.graph) == 17 and e.fetch.value == "add_2"
+    assert float(e.value) == pytest.approx(np.sin(2.0 * 1.0 + 1.0) + 1.0)
+
+
+def test_finalize_refuses_new_nodes_but_runs() -> None:
+    e = SessionExplorer()
+    e.finalize()
+    assert "finalized" in repr(e)
+    e.add_node()
+    assert "GraphFinalizedError" in text(e.message.value) and len(e.graph) == 15
+    e.feed(x=0.5)
+    assert e.value is not None
+    e.start_over()
+    assert not e.graph.finalized and e.compile_count == 1
+
+
+def test_bad_requests_are_messages() -> None:
+    e = SessionExplorer()
+    e.set_fetch("nope")
+    assert "no node 'nope'" in text(e.message.value)
+    e.feed(q=1.0)
+    assert "not a placeholder" in text(e.message.value)
+    e.feed(x="abc")
+    assert "must be a number" in text(e.message.value)
+    bad = SessionExplorer(build=lambda: 42)
+    assert "needs a course_lib.static Graph" in text(bad.message.value) and repr(bad) == "SessionExplorer(no graph)"
+
+
+def test_a_given_graph_and_layout_kept_while_values_change() -> None:
+    g = st.Graph()
+    with g.as_default():
+        a = st.placeholder("a")
+        st.exp(a * 2.0, name="e")
+    e = SessionExplorer(g, fetch="e", feeds={"a": 0.0})
+    assert e.restart_button.disabled and float(e.value) == pytest.approx(1.0)
+    first = re.findall(r'<(?:ellipse|polygon)[^>]*>', e.graph_view.value)
+    e.feed(a=1.5)
+    assert re.findall(r'<(?:ellipse|polygon)[^>]*>', e.graph_view.value) == first  # nothing moved
