@@ -1,0 +1,84 @@
+"""course_lib.debugging: breakpoints that print instead of waiting, and a function's locals when it returned."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from course_lib import debugging, programs
+from course_lib import dynamic as dy
+from course_lib import static as st
+
+
+def model(ops, x):
+    h = x * 2.0
+    breakpoint()  # noqa: T100 - the breakpoint under test
+    y = ops.sin(h)
+    return y
+
+
+def test_define_by_run_stops_with_values(capsys):
+    with debugging.peek_at_breakpoints() as stops:
+        model(dy, dy.Tensor(3.0))
+        model(dy, dy.Tensor(0.5))
+    assert [s.line for s in stops] == [3, 3] and [s.function for s in stops] == ["model", "model"]
+    assert stops[0].values == {"ops": "<module course_lib.dynamic>", "x": "Tensor(3.)", "h": "Tensor(6.)"}
+    assert stops[1].values["h"] == "Tensor(1.)"
+    out = capsys.readouterr().out
+    assert out.count("breakpoint in model, line 3:") == 2 and "    h = Tensor(6.)" in out
+    assert "/" not in out, "no file paths (they differ between machines and would break nbval)"
+
+
+def test_define_then_run_stops_once_with_symbols():
+    g = st.Graph()
+    with debugging.peek_at_breakpoints(show=False) as stops, g.as_default():
+        x = st.placeholder("x")
+        y = model(st, x)
+    sess = st.Session(g)
+    sess.run(y, feed_dict={x: 1.0})
+    sess.run(y, feed_dict={x: 2.0})
+    assert len(stops) == 1, "the program ran once, to build; running the graph does not run the Python lines"
+    assert "no value until Session.run" in stops[0].values["h"]
+
+
+def test_hook_is_restored_even_after_an_error():
+    before = sys.breakpointhook
+    with pytest.raises(ZeroDivisionError), debugging.peek_at_breakpoints():
+        _ = 1 / 0
+    assert sys.breakpointhook is before
+
+
+def test_describe_is_short_and_hides_helpers():
+    assert debugging.describe(np.arange(100)).endswith("…") and len(debugging.describe(np.arange(100))) == 90
+    assert debugging.describe(programs.affine_sin) == "<function affine_sin>"
+
+    def f():
+        ag__, retval_, _private, shown = 1, 2, 3, 4  # noqa: F841 - AutoGraph-style names are hidden
+        breakpoint()  # noqa: T100 - the breakpoint under test
+
+    with debugging.peek_at_breakpoints(show=False) as stops:
+        f()
+    assert stops[0].values == {"shown": "4"}
+
+
+def test_locals_at_return_sees_the_outermost_call_and_restores_the_profiler():
+    def fact(n):
+        r = 1 if n <= 1 else n * fact(n - 1)
+        return r
+
+    def profiler(*_):
+        return None
+
+    sys.setprofile(profiler)
+    try:
+        result, seen = debugging.locals_at_return(fact, 4)
+        assert sys.getprofile() is profiler
+    finally:
+        sys.setprofile(None)
+    assert result == 24 and (seen["n"], seen["r"]) == (4, 24)
+    _, seen = debugging.locals_at_return(programs.affine_sin, dy, dy.Tensor(3.0), dy.Tensor(2.0))
+    assert float(seen["h"].data) == 6.0 and float(seen["z"].data) == 7.0
+    with pytest.raises(TypeError, match="Python function"):
+        debugging.locals_at_return(print, 1)
