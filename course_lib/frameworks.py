@@ -47,8 +47,10 @@ __all__ = [
     "input_names",
     "load_tensorflow",
     "load_torch",
+    "node_counts",
     "quiet_stderr",
     "tf1_graph",
+    "tf1_loop_graph",
     "tf_function_graph",
     "tf_ops",
     "torch_ops",
@@ -205,3 +207,58 @@ def torch_output(program: Any, inputs: Mapping[str, float]) -> tuple[Any, dict[s
         raise ValueError(f"no value given for {', '.join(missing)}: pass inputs={{{', '.join(missing)}: ...}}")
     leaves = {n: torch.tensor(float(v), dtype=torch.float64, requires_grad=True) for n, v in inputs.items()}
     return program(ops, **leaves), leaves
+
+
+def tf1_loop_graph(limit: int = 10, *, control_flow_v2: bool = False) -> Any:
+    """A ``tf.Graph`` holding ``tf.compat.v1.while_loop(i < limit, i + 1)``, built with TensorFlow 1's original
+    control flow (``control_flow_v2=False``) or TensorFlow 2's (``True``); the process-wide setting is restored.
+
+    Control flow v1 writes the loop *into the graph*: ``Enter``, ``Merge``, ``Switch``, ``NextIteration``, ``Exit``,
+    and ``Merge`` reads ``NextIteration``, which (through the body) reads ``Merge``: a real cycle in the GraphDef,
+    run by the executor one "frame" per iteration. Control flow v2 keeps the outer graph acyclic: one
+    ``While``/``StatelessWhile`` op whose condition and body are separate functions.
+    """
+    tf = load_tensorflow()
+    was_v2 = tf.compat.v1.control_flow_v2_enabled()
+    try:
+        if control_flow_v2:
+            tf.compat.v1.enable_control_flow_v2()
+        else:
+            tf.compat.v1.disable_control_flow_v2()
+        with tf.Graph().as_default() as graph:
+            i = tf.constant(0, name="i")
+            tf.compat.v1.while_loop(lambda i: i < limit, lambda i: i + 1, [i], name="loop")
+    finally:
+        if was_v2:
+            tf.compat.v1.enable_control_flow_v2()
+        else:
+            tf.compat.v1.disable_control_flow_v2()
+    return graph
+
+
+def node_counts(program: Any, inputs: Mapping[str, float]) -> dict[str, int]:
+    """How many nodes each way of building ``program`` makes, forward only (no gradients):
+
+    ``ours (define-then-run)``: nodes of the static graph; ``ours (define-by-run)``: nodes of the recorded history;
+    ``TF tf.compat.v1 graph``: operations of the TF1 graph; ``TF tf.function``: operations of the traced graph
+    (one more, the ``Identity`` of the returned value); ``PyTorch autograd``: nodes behind the output's
+    ``grad_fn`` (backward functions plus one ``AccumulateGrad`` per leaf; constants are no nodes there).
+    """
+    from . import dynamic as dy
+    from . import static as st
+    from .adapters import torch as torch_adapter
+
+    names = input_names(program)
+    g = st.Graph()
+    with g.as_default():
+        program(st, **{n: st.placeholder(n) for n in names})
+    recorded = program(dy, **{n: dy.Tensor(float(inputs[n]), requires_grad=True, name=n) for n in names})
+    tf_graph, _, _ = tf1_graph(program, names)
+    out, _leaves = torch_output(program, {n: inputs[n] for n in names})
+    return {
+        "ours (define-then-run)": len(g),
+        "ours (define-by-run)": len(recorded.graph()),
+        "TF tf.compat.v1 graph": len(tf_graph.get_operations()),
+        "TF tf.function": len(tf_function_graph(program, names).graph.get_operations()),
+        "PyTorch autograd": torch_adapter.count_autograd_nodes(out),
+    }

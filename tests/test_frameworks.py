@@ -75,3 +75,27 @@ def test_torch_cond_is_a_python_if_and_missing_inputs_are_named() -> None:
     assert float(out) == pytest.approx(2 * (np.exp(-1.0) - 1.0))
     with pytest.raises(ValueError, match="no value given for w"):
         frameworks.torch_output(programs.affine_sin, {"x": 1.0})
+
+
+def test_node_counts_of_the_running_example() -> None:
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("torch")
+    counts = frameworks.node_counts(expr.parse("sin(x*w + 1)"), {"x": 3.0, "w": 2.0})
+    assert counts == {"ours (define-then-run)": 6, "ours (define-by-run)": 6, "TF tf.compat.v1 graph": 6,
+                      "TF tf.function": 7, "PyTorch autograd": 5}  # Identity output in TF2; no constant node in torch
+
+
+def test_loop_graph_v1_has_a_cycle_v2_has_none_and_the_setting_is_restored() -> None:
+    tf = pytest.importorskip("tensorflow")
+    import course_lib as cl
+
+    before = tf.compat.v1.control_flow_v2_enabled()
+    v1 = frameworks.tf1_loop_graph()
+    assert tf.compat.v1.control_flow_v2_enabled() == before
+    merge = v1.get_operation_by_name("loop/Merge")
+    assert [t.op.type for t in merge.inputs] == ["Enter", "NextIteration"]  # the back edge, in TF's own graph
+    ir = cl.to_graph(v1)
+    assert [n.attrs["back_edges"] for n in ir.nodes if "back_edges" in n.attrs] == [["loop/NextIteration"]]
+    v2 = frameworks.tf1_loop_graph(control_flow_v2=True)
+    assert "NextIteration" not in [op.type for op in v2.get_operations()]
+    assert tf.compat.v1.control_flow_v2_enabled() == before

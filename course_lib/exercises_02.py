@@ -1,0 +1,176 @@
+"""The checked exercises of notebook 02, *Define-then-run: TensorFlow*: defined here so the answers stay out of
+the notebook. Expected answers are computed at check time (from our engine, or from real TensorFlow), never
+typed in. Worked solutions: ``instructor/02_define_then_run_tensorflow_solutions.md``.
+
+>>> needed_feeds().check({"x", "w"}).ok
+False
+>>> compile_count().check(3).ok
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import static as st
+from .exercises import Exercise, same
+from .session_explorer import demo_graph
+
+__all__ = ["FINALIZE_CHOICES", "after_finalize", "compile_count", "finalize_outcomes", "needed_feeds",
+           "tf_brick_wall", "tf_feed_dict"]
+
+#: 02.4's choices: what is tried on a TensorFlow graph after ``g.finalize()``.
+FINALIZE_CHOICES = {
+    "a": "sess.run(y, feed_dict=...) with new values",
+    "b": "with g.as_default(): tf.add(y, 1.0)",
+    "c": "g.as_graph_def()",
+    "d": "with g.as_default(): tf.compat.v1.gradients(y, [x])",
+}
+
+
+def _names(answer: Any) -> set[str] | None:
+    if isinstance(answer, str):
+        answer = [a for a in answer.replace(",", " ").split() if a]
+    try:
+        return {str(a).strip().lower() for a in answer}
+    except TypeError:
+        return None
+
+
+def needed_feeds() -> Exercise:
+    """02.1: the placeholders that must be fed to fetch ``z`` of the brick-wall graph."""
+    g = demo_graph()
+    truth = {n.name for n in g.ancestors([g["z"]]) if n.kind == "input"}
+
+    def check(answer: Any) -> tuple[bool, str]:
+        names = _names(answer)
+        if names is None:
+            return False, "answer with the names, e.g. {'x'}"
+        if names == truth:
+            return True, "z reads y (which needs x and w) and b·(x·w): all three holes must be filled"
+        missing, extra = sorted(truth - names), sorted(names - truth)
+        what = [f"missing {', '.join(missing)}"] * bool(missing) + [f"{', '.join(extra)} is not needed"] * bool(extra)
+        return False, "; ".join(what)
+
+    return Exercise("02.1", "Which placeholders must be fed to fetch 'z'?", check,
+                    hints=["follow z's inputs back until you reach placeholders (the SessionExplorer shows them)",
+                           "z = tanh(y·6 + b·(x·w)): look at both sides of the +"])
+
+
+def compile_scenario() -> int:
+    """02.2's sequence of calls on a fresh Session of the brick-wall graph; returns ``compile_count`` after it."""
+    g = demo_graph()
+    x, w, b, y, z = (g.get_tensor(n) for n in ("x", "w", "b", "y", "z"))
+    sess = st.Session(g)
+    sess.run(y, feed_dict={x: 3.0, w: 2.0})
+    sess.run(y, feed_dict={x: -1.0, w: 0.5})
+    sess.run(z, feed_dict={x: 3.0, w: 2.0, b: 1.0})
+    with g.as_default():
+        _ = y * 10.0
+    sess.run(y, feed_dict={x: 3.0, w: 2.0})
+    return sess.compile_count
+
+
+def compile_count() -> Exercise:
+    """02.2: predict ``compile_count`` after :func:`compile_scenario` (the notebook prints the same calls)."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        truth = compile_scenario()
+        if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+            return False, "answer with a number"
+        if same(answer, truth):
+            return True, ("1 for the first fetch of y, 0 for new values, 1 for the new fetch z, and 1 more because "
+                          "the graph changed, so the cached plan for y was no longer valid")
+        return False, f"{answer} is not it"
+
+    return Exercise("02.2", "How many times has the session compiled after these calls?", check,
+                    hints=["a compile happens for a new (fetches, feeds) pair, or after the graph changed",
+                           "new values for the same placeholders reuse the plan"])
+
+
+def tf_brick_wall() -> tuple[Any, dict[str, Any]]:
+    """The brick-wall graph in real TensorFlow 1 style: ``(tf.Graph, {name: tensor})`` for x, w, b, y, z."""
+    from .frameworks import load_tensorflow
+
+    tf = load_tensorflow()
+    with tf.Graph().as_default() as g:
+        x, w, b = (tf.compat.v1.placeholder(tf.float64, shape=(), name=n) for n in ("x", "w", "b"))
+        y = tf.sin(x * w + 1.0, name="y")
+        z = tf.tanh(y * (tf.constant(2.0, tf.float64) * 3.0) + b * (x * w), name="z")
+    return g, {"x": x, "w": w, "b": b, "y": y, "z": z}
+
+
+def tf_feed_dict() -> Exercise:
+    """02.3: a ``feed_dict`` (names -> numbers) with which real TensorFlow can fetch ``z``."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not isinstance(answer, dict):
+            return False, "answer with a dict of names and numbers, e.g. {'x': 1.0}"
+        from .frameworks import load_tensorflow
+
+        tf = load_tensorflow()
+        g, t = tf_brick_wall()
+        unknown = [k for k in answer if k not in t]
+        if unknown:
+            return False, f"{unknown[0]!r} is not a tensor of this graph (its names: {', '.join(t)})"
+        try:
+            feed = {t[k]: float(v) for k, v in answer.items()}
+        except (TypeError, ValueError):
+            return False, "every value must be a number"
+        with tf.compat.v1.Session(graph=g) as sess:
+            try:
+                value = sess.run(t["z"], feed_dict=feed)
+            except tf.errors.InvalidArgumentError as err:
+                line = next((s for s in err.message.splitlines() if "must feed" in s), err.message.splitlines()[0])
+                return False, f"TensorFlow refused: {line.strip()}"
+        return True, f"sess.run(z) = {float(value):.4g}"
+
+    return Exercise("02.3", "Write a feed_dict that lets the TensorFlow session fetch z.", check,
+                    hints=["feed every placeholder z depends on", "three names: x, w and b"])
+
+
+def finalize_outcomes() -> dict[str, bool]:
+    """Which of :data:`FINALIZE_CHOICES` real TensorFlow allows on a finalized graph (tried each time, live)."""
+    from .frameworks import load_tensorflow
+
+    tf = load_tensorflow()
+    g, t = tf_brick_wall()
+    sess = tf.compat.v1.Session(graph=g)
+    g.finalize()
+    tries: dict[str, Callable[[], Any]] = {
+        "a": lambda: sess.run(t["y"], feed_dict={t["x"]: 0.5, t["w"]: -1.0}),
+        "b": lambda: tf.add(t["y"], 1.0),
+        "c": lambda: g.as_graph_def(),
+        "d": lambda: tf.compat.v1.gradients(t["y"], [t["x"]]),
+    }
+    out = {}
+    for key, attempt in tries.items():
+        try:
+            with g.as_default():
+                attempt()
+            out[key] = True
+        except RuntimeError:
+            out[key] = False
+    sess.close()
+    return out
+
+
+def after_finalize() -> Exercise:
+    """02.4: which actions still work on a finalized TensorFlow graph (a set of letters)."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        names = _names(answer)
+        if names is None or not names <= set(FINALIZE_CHOICES):
+            return False, f"answer with a set of letters among {', '.join(FINALIZE_CHOICES)}"
+        outcomes = finalize_outcomes()
+        truth = {k for k, ok in outcomes.items() if ok}
+        if names == truth:
+            return True, ("running and reading the graph work; anything that adds ops (a new op, symbolic "
+                          "gradients) raises RuntimeError: Graph is finalized and cannot be modified")
+        return False, "not quite"
+
+    choices = "; ".join(f"{k}) {v}" for k, v in FINALIZE_CHOICES.items())
+    return Exercise("02.4", f"After g.finalize(), which still work? {choices}", check,
+                    hints=["finalize() forbids changing the graph, not using it",
+                           "tf.compat.v1.gradients builds its result out of new ops"])

@@ -1,0 +1,71 @@
+"""The exercises of notebooks 01 and 02: the solutions in instructor/ are accepted, wrong answers get a reason and a
+hint, junk never crashes, and the facts they rest on are those of the engines and of real TensorFlow/PyTorch."""
+
+from __future__ import annotations
+
+import pytest
+
+from course_lib import exercises_01 as ex1
+from course_lib import exercises_02 as ex2
+from course_lib import expr, trace
+
+
+@pytest.fixture()
+def graph():
+    return trace.record(expr.parse("sin(x*w + 1)"), "define-then-run", {"x": 3.0, "w": 2.0}, backward=False).graph
+
+
+JUNK = ("five", None, [1, 2, 3], {"a": 1}, 3.5, object())
+
+
+def answers_behave(ex, right, wrong) -> None:
+    assert ex.check(...).ok is None and "Hint:" in ex.check(...).message
+    assert ex.check(right).ok is True, ex.check(right).message
+    bad = ex.check(wrong)
+    assert bad.ok is False and "Hint:" in bad.message
+    for junk in JUNK:
+        assert ex.check(junk).ok is not True
+
+
+def test_01_node_count() -> None:
+    answers_behave(ex1.node_count(), 5, 6)
+
+
+def test_01_order(graph) -> None:
+    ex = ex1.topological_order(graph)
+    answers_behave(ex, ["w", "x", "mul", "Const", "add", "sin"], ["x", "w", "mul", "Const", "add", "sin"])
+    assert ex.check(["Const", "x", "w", "mul", "add", "sin"]).ok  # any other valid order is fine
+
+
+def test_01_cycle(graph) -> None:
+    answers_behave(ex1.cycle(graph), ("sin", "x"), ("x", "sin"))
+    assert ex1.cycle(graph).check(("add", "mul")).ok
+
+
+def test_01_framework_counts() -> None:
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("torch")
+    ex = ex1.framework_counts()
+    answers_behave(ex, (6, 5), (5, 5))
+    assert "the PyTorch count" in ex.check((6, 4)).message
+
+
+def test_02_needed_feeds() -> None:
+    answers_behave(ex2.needed_feeds(), {"x", "w", "b"}, {"x", "w"})
+    assert ex2.needed_feeds().check("x, w, b").ok and ex2.needed_feeds().check(["B", "W", "X"]).ok
+
+
+def test_02_compile_count() -> None:
+    assert ex2.compile_scenario() == 3
+    answers_behave(ex2.compile_count(), 3, 4)
+
+
+def test_02_tf_feed_dict_and_finalize() -> None:
+    pytest.importorskip("tensorflow")
+    ex = ex2.tf_feed_dict()
+    answers_behave(ex, {"x": 3.0, "w": 2.0, "b": 0.5}, {"x": 3.0, "w": 2.0})
+    assert "must feed a value for placeholder tensor 'b'" in ex.check({"x": 3.0, "w": 2.0}).message
+    assert "not a tensor" in ex.check({"q": 1.0}).message
+    assert ex2.finalize_outcomes() == {"a": True, "b": False, "c": True, "d": False}
+    answers_behave(ex2.after_finalize(), {"a", "c"}, {"a"})
+    assert ex2.after_finalize().check("a, c").ok
