@@ -19,12 +19,13 @@ import contextlib
 import io
 import logging
 import os
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 
-__all__ = ["Captured", "captured", "tensorflow", "torch"]
+__all__ = ["Captured", "ErrorSummary", "captured", "summarize", "tensorflow", "torch"]
 
 QUIET_TF_ENV = {"TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0"}
 
@@ -57,6 +58,15 @@ class Captured:
 
     text: str = ""
     warnings: list[tuple[str, str]] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        if not self.warnings:
+            return "no warnings"
+        return "\n".join(f"{category}: {message}" for category, message in self.warnings)
+
+    def warned(self, category: str, words: str = "") -> bool:
+        """True if a warning of this category (class name) whose message contains ``words`` was seen."""
+        return any(c == category and words in m for c, m in self.warnings)
 
 
 class _ListHandler(logging.Handler):
@@ -99,3 +109,49 @@ def captured(*loggers: str) -> Iterator[Captured]:
         pairs = [(w.category.__name__, str(w.message)) for w in seen]
         out.warnings = list(dict.fromkeys(pairs))
         out.text = buf.getvalue() + "".join(r + "\n" for r in records)
+
+
+@dataclass
+class ErrorSummary:
+    """A framework error in the few words a notebook can show on every machine (no paths, no addresses).
+
+    ``kind``: the exception's class name; ``message``: its first line; ``cause``: the innermost error named in
+    the text (TensorFlow's ``StagingError`` carries the real one, e.g. ``RecursionError: ...``, on its last line);
+    ``repeated``: the source line shown most often in a "user code" trace (where tracing went round in circles).
+    """
+
+    kind: str
+    message: str
+    cause: str = ""
+    repeated: str = ""
+    repeats: int = 0
+
+    def __repr__(self) -> str:
+        lines = [f"{self.kind}: {self.message}"]
+        if self.cause and self.cause != self.message:
+            lines.append(f"  innermost error: {self.cause}")
+        if self.repeated:
+            lines.append(f"  the line traced again and again: {self.repeated}")
+        return "\n".join(lines)
+
+
+def summarize(exc: BaseException) -> ErrorSummary:
+    """Summarize ``exc`` (see :class:`ErrorSummary`).
+
+    >>> summarize(KeyError("no such node"))
+    KeyError: 'no such node'
+    """
+    text = str(exc).strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    first = lines[0].strip() if lines else ""
+    cause = ""
+    if lines and re.match(r"^\s*[A-Za-z_][A-Za-z0-9_.]*(Error|Exception): ", lines[-1]):
+        cause = lines[-1].strip()
+    code: dict[str, int] = {}
+    for k, ln in enumerate(lines[:-1]):
+        if ln.lstrip().startswith("File ") and " in " in ln:
+            src = lines[k + 1].strip()
+            if src and not src.startswith("File "):
+                code[src] = code.get(src, 0) + 1
+    repeated, repeats = max(code.items(), key=lambda kv: kv[1], default=("", 0))
+    return ErrorSummary(type(exc).__name__, first, cause, repeated if repeats > 1 else "", repeats)

@@ -135,7 +135,7 @@ class StaticTree:
 
     def __init__(self, net: TreeRNN, tree: Tree) -> None:
         self.net = net
-        self.shape = tree.shape()
+        self.shape = tree.binarized().shape()  # (a b c) and ((a b) c) run the same cells: one graph
         self.graph = st.Graph(f"tree {self.shape}")
         b = tree.binarized()
         with self.graph.as_default():
@@ -157,10 +157,10 @@ class StaticTree:
 
     def run(self, tree: Tree) -> np.ndarray:
         """Feed ``tree``'s word vectors (it must have this graph's shape) and run the graph."""
-        if tree.shape() != self.shape:
+        if tree.binarized().shape() != self.shape:
             raise ValueError(f"this graph was built for trees shaped {self.shape}; {tree.text} is shaped "
-                             f"{tree.shape()}: a static graph fits one shape, so build another graph for it")
-        feeds = {p: self.net.vector(w) for p, w in zip(self.words, tree.words)}
+                             f"{tree.binarized().shape()}: a static graph fits one shape, so build another graph for it")
+        feeds = {p: self.net.vector(w) for p, w in zip(self.words, tree.binarized().words)}
         return self.session.run(self.output, feed_dict=feeds)
 
     @property
@@ -177,7 +177,7 @@ class ShapeCache:
         self.graphs: dict[str, StaticTree] = {}
 
     def graph_for(self, tree: Tree) -> StaticTree:
-        shape = tree.shape()
+        shape = tree.binarized().shape()
         if shape not in self.graphs:
             self.graphs[shape] = self.net.build(tree)
         return self.graphs[shape]

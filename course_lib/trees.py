@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -169,6 +170,18 @@ class Tree:
                 acc = Tree(children=(acc, kid))
             made[id(node)] = acc
         return made[id(self)]
+
+    def nested(self, leaf: Callable[[str], Any]) -> Any:
+        """The binarized tree as nested pairs with ``leaf(word)`` at the leaves: ``((v_the, v_cat), v_sat)``.
+
+        A framework sees the *structure* of nested tuples (``tf.function`` keys its traces on it) and the leaves
+        as tensors.
+        """
+        b = self.binarized()
+        made: dict[int, Any] = {}
+        for node in b.postorder():
+            made[id(node)] = leaf(node.word) if node.is_leaf else tuple(made[id(c)] for c in node.children)  # type: ignore[arg-type]
+        return made[id(b)]
 
     def __eq__(self, other: object) -> bool:
         # by content, through the bracket text (iterative); the dataclass default would recurse

@@ -157,3 +157,10 @@ def test_picture_clusters_nodes_by_level() -> None:
     assert scopes.count("level 0: words") == 7 and scopes.count("level 1: one batched cell") == 2
     assert [n.op for n in g.outputs] == ["tree 1", "tree 2"]
     assert g["a (t1)"].kind == "input"
+
+
+def test_shapes_are_compared_after_binarizing(net: TreeRNN) -> None:
+    cache = ShapeCache(net)
+    for s in ["(a b c)", "((x y) z)", "((a))", "b"]:
+        cache.run(trees.parse(s))
+    assert cache.graphs_built == 2  # ((* *) *) and *

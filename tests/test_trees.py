@@ -116,3 +116,9 @@ def test_random_trees_and_word_vectors_are_deterministic() -> None:
     assert not np.allclose(trees.word_vector("cat", 4), trees.word_vector("dog", 4))
     with pytest.raises(ValueError):
         trees.random_tree(0, np.random.default_rng(0))
+
+
+def test_nested_pairs_follow_the_binarized_tree() -> None:
+    assert parse("((the cat) sat)").nested(str.upper) == (("THE", "CAT"), "SAT")
+    assert parse("(a b c)").nested(len) == ((1, 1), 1)
+    assert parse("cat").nested(str.upper) == "CAT"

@@ -1,0 +1,228 @@
+"""The claim ledger: every claim of the Stack Overflow Q&A, the notebook that tests it, and its verdict today.
+
+This module is the single source notebook 08 displays. Each notebook ends with a markdown cell headed "Verdict";
+when a notebook is written (or its verdict changes), the verdict of each of its claims is copied here in a sentence
+or two. A claim whose notebook does not exist yet has ``verdict=None`` and is shown as "to be tested in NN".
+``tests/test_claims.py`` keeps the two in step: a notebook named here must exist with a Verdict cell exactly when
+its claims have verdicts.
+
+>>> len(CLAIMS) >= 15 and all(c.notebook.endswith(".ipynb") for c in CLAIMS)
+True
+>>> by_key("A3.8").notebook
+'07_recursive_networks.ipynb'
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["CLAIMS", "Claim", "Ledger", "by_key", "check", "ledger", "notebooks", "verdict_cells"]
+
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+SOURCE = "Stack Overflow Q&A, “What is the difference of static Computational Graphs in tensorflow and dynamic " \
+         "Computational Graphs in Pytorch?”"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim: ``key`` (``A1.2`` = Answer 1, second claim; ``Q`` = the question), the ``quote``, the claim in
+    plain words, the ``notebook`` that tests it, and -- once that notebook exists -- its ``status`` and ``verdict``."""
+
+    key: str
+    answer: str
+    quote: str
+    plain: str
+    notebook: str
+    status: str | None = None
+    verdict: str | None = None
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim("Q", "Question",
+          "the graphs was said to be static [in TensorFlow] ... in Pytorch, the graphs was said to be [dynamic]",
+          "TensorFlow's graphs are static, PyTorch's are dynamic: a property of each framework.",
+          "08_where_we_are_today.ipynb", "no longer a framework difference",
+          "Today it is a difference between two modes that both frameworks have. TensorFlow 2 runs eagerly by default "
+          "and builds a static graph only inside tf.function (AutoGraph turns a tensor if/while into cond/while_loop; "
+          "a Python range(100) loop unrolls into 400 ops). PyTorch runs eagerly and captures static graphs on request: "
+          "torch.fx refuses data-dependent control flow, torch.compile splits the function at a graph break (2 graphs, "
+          "then a 3rd for the other branch), torch.export needs torch.cond, and torch.jit.trace silently keeps one "
+          "branch."),
+    Claim("A1.1", "Answer 1",
+          "Both TensorFlow and PyTorch allow specifying new computations at any point in time.",
+          "Either framework lets you add computations between runs.",
+          "02_define_then_run_tensorflow.ipynb"),
+    Claim("A1.2", "Answer 1",
+          "TensorFlow has a \"compilation\" steps which incurs performance penalty every time you modify the graph.",
+          "Changing a TensorFlow graph costs a recompilation.",
+          "05_the_cost_of_compiling.ipynb"),
+    Claim("A1.3", "Answer 1",
+          "TensorFlow optimal performance is achieved when you specify the computation once, and then flow new data "
+          "through the same sequence of computations.",
+          "Define once, run many times: that is when a static graph is fastest.",
+          "05_the_cost_of_compiling.ipynb"),
+    Claim("A1.4", "Answer 1",
+          "It's similar to interpreters vs. compilers -- the compilation step makes things faster, but also "
+          "discourages people from modifying the program too often.",
+          "Static graphs behave like compiled code, dynamic ones like interpreted code.",
+          "05_the_cost_of_compiling.ipynb"),
+    Claim("A1.5", "Answer 1",
+          "the underlying runtime will rerun some optimizations which can take extra time, perhaps 200usec. In "
+          "contrast, running an op in previously defined graph, or in numpy/PyTorch can be as low as 1 usec.",
+          "A graph change costs about 200 µs; one op costs about 1 µs.",
+          "05_the_cost_of_compiling.ipynb"),
+    Claim("A2.1", "Answer 2",
+          "In tensorflow you first have to define the graph, then you execute it.",
+          "TensorFlow separates building the graph from running it.",
+          "02_define_then_run_tensorflow.ipynb"),
+    Claim("A2.2", "Answer 2",
+          "Once defined you graph is immutable: you can't add/remove nodes at runtime.",
+          "A TensorFlow graph cannot change once it runs.",
+          "02_define_then_run_tensorflow.ipynb"),
+    Claim("A2.3", "Answer 2",
+          "In pytorch, instead, you can change the structure of the graph at runtime: you can thus add/remove nodes "
+          "at runtime, dynamically changing its structure.",
+          "A PyTorch graph can take a different structure on every run.",
+          "03_define_by_run_pytorch.ipynb"),
+    Claim("A3.1", "Answer 3",
+          "Both frameworks operate on tensors and view any model as a directed acyclic graph (DAG)",
+          "Any model, in either framework, is a DAG of tensor operations.",
+          "01_graphs_are_dags.ipynb"),
+    Claim("A3.2", "Answer 3",
+          "TensorFlow follows ‘data as code and code is data’ idiom. In TensorFlow you define graph statically before "
+          "a model can run.",
+          "In TensorFlow the program is a data structure (the graph), built before anything runs.",
+          "02_define_then_run_tensorflow.ipynb"),
+    Claim("A3.3", "Answer 3",
+          "All communication with outer world is performed via tf.Session object and tf.Placeholder which are tensors "
+          "that will be substituted by external data at runtime.",
+          "Data enters a TensorFlow graph only through placeholders, and results leave only through Session.run.",
+          "02_define_then_run_tensorflow.ipynb"),
+    Claim("A3.4", "Answer 3",
+          "In PyTorch things are way more imperative and dynamic: you can define, change and execute nodes as you "
+          "go, no special session interfaces or placeholders.",
+          "PyTorch runs each operation as the Python line runs; no session, no placeholders.",
+          "03_define_by_run_pytorch.ipynb"),
+    Claim("A3.5", "Answer 3",
+          "the framework is more tightly integrated with Python language and feels more native most of the times. "
+          "... this still sounds like a matter of taste more or less.",
+          "PyTorch feels like plain Python; the difference is partly a matter of taste.",
+          "04_side_by_side.ipynb"),
+    Claim("A3.6", "Answer 3",
+          "with static graphs, the input sequence length will stay constant. ... you must fix the sentence length to "
+          "some maximum value and pad all smaller sequences with zeros.",
+          "A static graph forces every sequence to be padded to one maximum length.",
+          "06_variable_length_sequences.ipynb"),
+    Claim("A3.7", "Answer 3",
+          "And you will get more problems in the domain of recursive RNNs and tree-RNNs.",
+          "Networks shaped like a parse tree are harder still for static graphs.",
+          "07_recursive_networks.ipynb", "still true of static graphs",
+          "True of any graph that must exist before the data: our define-then-run engine needed a new graph for every "
+          "new tree shape, tf.function retraces for every new nesting of its input, and a tf.function whose recursion "
+          "depends on a tensor cannot be traced at all (StagingError: RecursionError while tracing). Define-by-run, "
+          "in our engine, in PyTorch and in TensorFlow 2's eager mode, just follows each tree."),
+    Claim("A3.8", "Answer 3",
+          "Currently Tensorflow has limited support for dynamic inputs via Tensorflow Fold. PyTorch has it "
+          "by-default.",
+          "TensorFlow handles tree-shaped inputs only through TensorFlow Fold; PyTorch handles them natively.",
+          "07_recursive_networks.ipynb", "TensorFlow half outdated",
+          "The PyTorch half still holds. The TensorFlow half is history: Fold's last release targeted TensorFlow 1.0, "
+          "its repository is archived and it was never ported to TensorFlow 2, whose default eager mode runs a "
+          "recursive tree-RNN as plainly as PyTorch. Fold's idea lives on: batching the nodes of equal depth across "
+          "50 trees of 8 words ran 57 ops instead of 1,400 one node at a time."),
+)
+
+
+def by_key(key: str) -> Claim:
+    for c in CLAIMS:
+        if c.key == key:
+            return c
+    raise KeyError(f"no claim {key!r}; keys are {', '.join(c.key for c in CLAIMS)}")
+
+
+def notebooks() -> list[str]:
+    """The notebooks that test claims, in course order."""
+    return sorted(dict.fromkeys(c.notebook for c in CLAIMS))
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s.*\bverdict\b", re.IGNORECASE)
+
+
+def verdict_cells(path: str | Path) -> list[str]:
+    """The markdown cells of a notebook whose first non-empty line is a heading containing "Verdict"
+    (read from the .ipynb JSON; no kernel, nothing executed)."""
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    out = []
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        src = cell.get("source", "")
+        text = "".join(src) if isinstance(src, list) else str(src)
+        first = next((ln for ln in text.splitlines() if ln.strip()), "")
+        if _HEADING.match(first):
+            out.append(text)
+    return out
+
+
+def check(notebook_dir: str | Path = NOTEBOOK_DIR) -> list[str]:
+    """What is out of step between this ledger and the notebooks on disk (empty when all is well):
+    a written notebook without a Verdict cell, a written notebook whose claims have no verdict here, or a
+    verdict here for a notebook that does not exist."""
+    problems = []
+    root = Path(notebook_dir)
+    for name in notebooks():
+        path = root / name
+        mine = [c for c in CLAIMS if c.notebook == name]
+        if path.exists():
+            if not verdict_cells(path):
+                problems.append(f"{name} has no markdown cell headed 'Verdict'")
+            missing = [c.key for c in mine if not c.verdict or not c.status]
+            if missing:
+                problems.append(f"{name} exists: copy its verdicts for {', '.join(missing)} into course_lib/claims.py")
+        else:
+            early = [c.key for c in mine if c.verdict or c.status]
+            if early:
+                problems.append(f"{name} does not exist, yet claims {', '.join(early)} have verdicts")
+    return problems
+
+
+@dataclass
+class Ledger:
+    """The ledger as a table (HTML in Jupyter; a short summary line as text, so nbval compares little)."""
+
+    claims: tuple[Claim, ...]
+
+    def __repr__(self) -> str:
+        judged = sum(1 for c in self.claims if c.verdict)
+        return (f"Claim ledger: {len(self.claims)} claims from the Q&A, {judged} with a verdict today, "
+                f"{len(self.claims) - judged} still to be tested")
+
+    def _repr_html_(self) -> str:
+        def e(s: str) -> str:
+            return html.escape(s, quote=True)
+
+        rows = []
+        for c in self.claims:
+            nb = c.notebook
+            status = e(c.status) if c.status else "<i>not written yet</i>"
+            verdict = e(c.verdict) if c.verdict else f"<i>to be tested in {e(nb[:2])}</i>"
+            rows.append(
+                "<tr style='vertical-align:top'>"
+                f"<td style='padding:4px 8px'><b>{e(c.key)}</b></td>"
+                f"<td style='padding:4px 8px'>“{e(c.quote)}”<br><small>{e(c.answer)} — {e(c.plain)}</small></td>"
+                f"<td style='padding:4px 8px'><a href='{e(nb)}'>{e(nb[:2])}</a></td>"
+                f"<td style='padding:4px 8px'><b>{status}</b><br>{verdict}</td></tr>")
+        head = ("<tr><th style='padding:4px 8px'>#</th><th style='padding:4px 8px;text-align:left'>claim</th>"
+                "<th style='padding:4px 8px'>tested in</th><th style='padding:4px 8px;text-align:left'>verdict today"
+                "</th></tr>")
+        return (f"<div style='font-size:14px'><table style='border-collapse:collapse'>{head}{''.join(rows)}</table>"
+                f"<p><small>Quotes: {e(SOURCE)}. Verdicts: TensorFlow 2.21, PyTorch 2.13, measured in the notebooks."
+                "</small></p></div>")
+
+
+def ledger() -> Ledger:
+    return Ledger(CLAIMS)

@@ -1,0 +1,113 @@
+"""The checked exercises of notebook 07, *Recursive networks*: defined here so the answers stay out of the notebook.
+
+Every expected answer is computed from the library when the exercise is made (the tree-RNN, the shape cache, the
+batching schedule), never typed in. Worked solutions for instructors: ``instructor/07_recursive_networks_solutions.md``.
+
+>>> ex = ops_recorded()
+>>> ex.check(...).ok is None          # unanswered: shows the first hint
+True
+>>> ex.check(12).ok
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import fold, tree_rnn, trees
+from .exercises import Exercise, same
+
+__all__ = ["OPS_TEXT", "SENTENCES", "batched_ops", "graphs_needed", "ops_recorded", "tallest_tree"]
+
+#: The tree of exercise 07.1.
+OPS_TEXT = "((a b) (c (d e)))"
+#: The sentences of exercise 07.2.
+SENTENCES = ("((the cat) sat)", "(the (cat sat))", "((a dog) ran)", "(the big cat)", "((the cat) (sat down))",
+             "(a (b c))")
+TALL_WORDS = 5
+BATCH_HEIGHT = 6
+
+
+def _number(answer: Any) -> bool:
+    return not isinstance(answer, bool) and isinstance(answer, (int, float))
+
+
+def ops_recorded() -> Exercise:
+    """07.1: how many op nodes define-by-run records for ``OPS_TEXT``."""
+    truth = tree_rnn.recorded_ops(tree_rnn.TreeRNN().encode(trees.parse(OPS_TEXT)))
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not _number(answer):
+            return False, "answer with a number of operations"
+        if same(answer, truth):
+            return True, f"{truth}: 5 words, so 4 cells, and each cell records matmul, matmul, add and tanh"
+        return False, f"{answer} is not it"
+
+    return Exercise("07.1", f"How many operation nodes does define-by-run record for {OPS_TEXT}?", check,
+                    hints=["a tree with n words needs n - 1 cells, whatever its shape",
+                           f"each cell records {tree_rnn.CELL_OPS} ops; words and weights are leaves, not ops"])
+
+
+def graphs_needed() -> Exercise:
+    """07.2: how many static graphs one-graph-per-shape needs for ``SENTENCES``."""
+    cache = tree_rnn.ShapeCache(tree_rnn.TreeRNN())
+    for s in SENTENCES:
+        cache.run(trees.parse(s))
+    truth = cache.graphs_built
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not _number(answer):
+            return False, "answer with a number of graphs"
+        if same(answer, truth):
+            return True, (f"{truth} shapes: ((* *) *), (* (* *)) and ((* *) (* *)); the words never matter, and "
+                          "(the big cat) is read as ((the big) cat)")
+        return False, f"{answer} is not it"
+
+    return Exercise("07.2", "Define-then-run builds one graph per tree shape. How many graphs for these sentences? "
+                    + ", ".join(SENTENCES), check,
+                    hints=["replace every word by * and compare the bracket patterns",
+                           "a phrase of three words (a b c) is read left to right as ((a b) c)"])
+
+
+def tallest_tree() -> Exercise:
+    """07.3: type a tree of ``TALL_WORDS`` words that is as tall as possible (checked by parsing it)."""
+    best = TALL_WORDS - 1
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not isinstance(answer, str):
+            return False, "answer with the tree as text, in quotes, like '((a b) c)'"
+        try:
+            t = trees.parse(answer)
+        except trees.TreeError as err:
+            return False, f"that is not a tree yet: {err}"
+        b = t.binarized()
+        if len(t.words) != TALL_WORDS:
+            return False, f"it has {len(t.words)} words; use exactly {TALL_WORDS}"
+        if b.height == best:
+            return True, (f"height {best}: a chain of {best} cells, each waiting for the one before -- the worst case "
+                          "for batching by depth, which needs one level per cell")
+        return False, f"its height is {b.height}; a taller one exists"
+
+    return Exercise("07.3", f"Type a tree of {TALL_WORDS} words whose height is as large as possible.", check,
+                    hints=["height = the longest chain of cells from a word up to the sentence",
+                           "nest every phrase inside the next one, always on the same side"])
+
+
+def batched_ops() -> Exercise:
+    """07.4: ops of the batched-by-depth run for 100 trees whose tallest has height ``BATCH_HEIGHT``."""
+    tall = trees.parse("(a " * BATCH_HEIGHT + "b" + ")" * BATCH_HEIGHT)
+    assert tall.height == BATCH_HEIGHT
+    truth = fold.op_counts([tall] * 100).by_depth
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not _number(answer):
+            return False, "answer with a number of operations"
+        if same(answer, truth):
+            return True, (f"{truth} = {fold.LEVEL_OPS} x {BATCH_HEIGHT} + 1, whatever the number of trees: the "
+                          "batch only changes the size of the matrices, not the number of ops")
+        return False, f"{answer} is not it"
+
+    return Exercise("07.4", f"A batch of 100 trees; the tallest has height {BATCH_HEIGHT}. How many ops does the "
+                    "batched-by-depth run record?", check,
+                    hints=["one batched cell per level; how many levels are there?",
+                           f"each level costs {fold.LEVEL_OPS} ops, and one more op picks the sentence vectors"])

@@ -1,0 +1,131 @@
+"""The checked exercises of notebook 08, *Where we are today*: defined here so the answers stay out of the notebook.
+
+The expected answers come from real TensorFlow and PyTorch, traced when the check runs (so they cannot drift from
+what the notebook shows). Worked solutions for instructors: ``instructor/08_where_we_are_today_solutions.md``.
+
+>>> ex = which_capture_keeps_both_branches()
+>>> ex.check(...).ok is None
+True
+>>> ex.check({"fx"}).ok
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .exercises import Exercise, same
+
+__all__ = ["CAPTURES", "UNROLL_N", "retraces", "unrolled_ops", "which_capture_keeps_both_branches", "wrong_input"]
+
+UNROLL_N = 25
+#: The ways to capture a PyTorch graph that exercise 08.4 asks about (names a student types).
+CAPTURES = {
+    "fx": "torch.fx.symbolic_trace",
+    "jit.trace": "torch.jit.trace",
+    "compile": "torch.compile (graph break, then one graph per branch taken)",
+    "export+cond": "torch.export of a model written with torch.cond",
+}
+
+
+def _number(answer: Any) -> bool:
+    return not isinstance(answer, bool) and isinstance(answer, (int, float))
+
+
+def unrolled_ops(unrolled: Any) -> Exercise:
+    """08.1: ops in the traced graph of ``unrolled(x, n)`` (a Python ``range`` loop) for ``n = UNROLL_N``."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        from .adapters.tensorflow import count_ops
+        from .unroll import loop_graphs
+
+        if not _number(answer):
+            return False, "answer with a number of ops"
+        truth = count_ops(loop_graphs(unrolled, unrolled, UNROLL_N)[0]).total
+        if same(answer, truth):
+            return True, f"{truth} = 2 + 4 x {UNROLL_N}: the input, its Identity output, and 4 ops per unrolled step"
+        return False, f"{answer} is not it"
+
+    return Exercise("08.1", f"How many ops does the traced graph of unrolled(x, n) have for n = {UNROLL_N}?", check,
+                    hints=["move the slider of the widget to 1, 2, 3 and watch how the count grows",
+                           "each step adds the same ops (two constants, a Mul and an AddV2); count the rest once"])
+
+
+def retraces() -> Exercise:
+    """08.2: traces of a fresh ``tf.function`` called with the Python ints 1, 2, 3, 2, 1, then the tensors 4 and 5."""
+    calls = "g(1), g(2), g(3), g(2), g(1), g(tf.constant(4)), g(tf.constant(5))"
+
+    def truth() -> int:
+        from .quiet import tensorflow
+
+        tf = tensorflow()
+
+        @tf.function
+        def g(n: Any) -> Any:
+            return tf.constant(1.0) * tf.cast(n, tf.float32)
+
+        for v in (1, 2, 3, 2, 1):
+            g(v)
+        g(tf.constant(4))
+        g(tf.constant(5))
+        return g.experimental_get_tracing_count()
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not _number(answer):
+            return False, "answer with a number of traces"
+        t = truth()
+        if same(answer, t):
+            return True, (f"{t}: one per distinct Python value (1, 2, 3) and one for int32 scalar tensors, whatever "
+                          "their value")
+        return False, f"{answer} is not it"
+
+    return Exercise("08.2", f"g is a fresh @tf.function. After {calls}, how many traces has it made?", check,
+                    hints=["a Python int is part of the trace's key: a new value means a new graph",
+                           "a tensor is keyed by its dtype and shape only"])
+
+
+def wrong_input(f: Any, traced: Any) -> Exercise:
+    """08.3: an input (3 numbers) on which the ``torch.jit.trace`` of ``f`` (traced on ones) is wrong."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        from .quiet import torch
+
+        tt = torch()
+        try:
+            x = tt.tensor([float(v) for v in answer])
+        except (TypeError, ValueError):
+            return False, "answer with a list of 3 numbers, like [1.0, 2.0, 3.0]"
+        if x.shape != (3,):
+            return False, f"give exactly 3 numbers, not {x.numel()}"
+        right, got = f(x), traced(x)
+        if not tt.allclose(right, got):
+            return True, ("the sum is not positive, so f takes the other branch, but the trace replays the branch "
+                          "it saw while tracing -- silently")
+        return False, "the traced function is right on this input"
+
+    return Exercise("08.3", "Give an input x (3 numbers) on which the traced function differs from f.", check,
+                    hints=["which branch did f take for the example input torch.ones(3)?",
+                           "make x.sum() > 0 false"])
+
+
+def which_capture_keeps_both_branches() -> Exercise:
+    """08.4: which captures keep f's data-dependent branch correct (a set of names from ``CAPTURES``)."""
+    truth = {"compile", "export+cond"}
+
+    def check(answer: Any) -> tuple[bool, str]:
+        try:
+            got = {str(a).strip().lower() for a in answer}
+        except TypeError:
+            return False, "answer with a set of names, like {'fx', 'compile'}"
+        unknown = got - set(CAPTURES)
+        if unknown:
+            return False, f"unknown names {sorted(unknown)}; choose from {sorted(CAPTURES)}"
+        if got == truth:
+            return True, ("torch.compile splits the function at the branch and compiles each side when it is taken; "
+                          "torch.export keeps both branches when they are written with torch.cond. fx refuses the "
+                          "branch, jit.trace silently keeps one")
+        return False, "not quite"
+
+    return Exercise("08.4", "Which captures keep f correct for every input? A set of: " + ", ".join(CAPTURES), check,
+                    hints=["one of the four raises, one gives a wrong answer without a word",
+                           "look at the counts: which one captured a graph for each branch?"])

@@ -1,0 +1,246 @@
+"""Live widgets of notebook 07: type a parse tree and watch the graph follow it; batch trees by depth.
+
+* :class:`TreeExplorer` -- a text box for a bracketed tree (read by :func:`course_lib.trees.parse`, never eval).
+  Enter redraws the define-by-run graph the tree-RNN records for it and says what define-then-run had to do:
+  build a graph for this tree's shape, or reuse the one built for an earlier tree of the same shape.
+* :class:`BatchingExplorer` -- sliders choose a batch of random trees; the picture puts every node of every tree in
+  the cluster of its level (what TensorFlow Fold runs as one batched op) and a table counts the ops both ways.
+
+Like the course's other widgets: errors appear inline in words (with a caret under the problem) and the widget keeps
+working; every callback is guarded; the text repr is one short stable line (nbval compares it).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import fold, render, tree_rnn, trees
+
+try:  # a course dependency, but importing course_lib must not need it
+    import ipywidgets as W
+except ImportError:  # pragma: no cover - reported when a widget is created
+    W = None
+
+__all__ = ["BatchingExplorer", "TreeExplorer"]
+
+VIEWS = ("one box per cell", "every op")
+MAX_DRAWN = 80  # nodes in the batching picture; past it only the counts are shown
+_ids = itertools.count(1)
+
+
+def _need_widgets() -> None:
+    if W is None:
+        raise ImportError("the course widgets need ipywidgets 8: pip install 'ipywidgets>=8'")
+
+
+def _esc(s: Any) -> str:
+    return html.escape(str(s), quote=True)
+
+
+def _font() -> int:
+    return 20 if render.get_theme().fontsize >= 18 else 15
+
+
+def message_html(text: str, kind: str = "error") -> str:
+    """An inline message whose first word says what it is (Problem / Note), so colour is only a help."""
+    colour, word, bg = {"error": ("#A23B00", "Problem", "#FBE3D6"), "note": ("#114B6E", "Note", "#E3F1FA")}[kind]
+    return (f'<div role="status" style="font-size:{_font()}px;color:{colour};background:{bg};border-left:5px solid '
+            f'{colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap;font-family:monospace"><b>{word}:</b> '
+            f"{_esc(text)}</div>")
+
+
+def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Show a callback's exception inline (JupyterLab would swallow it) and keep the widget alive."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - shown to the student instead of vanishing
+            self.message.value = message_html(f"{type(exc).__name__}: {exc}")
+            return None
+
+    return wrapper
+
+
+class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+    """Type a parse tree, press Enter: the tree-RNN's define-by-run graph for it, drawn bottom-up like the tree.
+
+    >>> e = TreeExplorer("((the cat) sat)")
+    >>> e
+    TreeExplorer('((the cat) sat)': 3 words, 2 cells, 8 ops)
+    >>> e.set_text("((the cat) sat"); e.error.startswith("this '(' is never closed")
+    True
+    """
+
+    def __init__(self, text: str = "((the cat) (sat (on (the mat))))", *, net: tree_rnn.TreeRNN | None = None,
+                 view: str = VIEWS[0]) -> None:
+        _need_widgets()
+        super().__init__(layout=W.Layout(width="100%"))
+        self.net = net or tree_rnn.TreeRNN()
+        self.cache = tree_rnn.ShapeCache(self.net)
+        self.tree: trees.Tree | None = None
+        self.view_graph: Any = None
+        self.error = ""
+        self._prefix = f"te{next(_ids)}"
+        self.text = W.Text(value="", description="tree:", continuous_update=False,
+                           placeholder="e.g. ((the cat) (sat (on (the mat))))",
+                           layout=W.Layout(width="min(100%, 680px)", height="40px"),
+                           style={"description_width": "50px", "font_size": f"{_font() + 2}px"})
+        self.view = W.ToggleButtons(options=list(VIEWS), value=view if view in VIEWS else VIEWS[0],
+                                    description="draw:", style={"description_width": "50px"})
+        help_ = W.HTML(f'<div style="font-size:{_font()}px">Type words in brackets and press <b>Enter</b>: '
+                       "<code>(the cat)</code> is a phrase of two words; <code>(a b c)</code> is read as "
+                       "<code>((a b) c)</code>. Nothing you type is run as Python.</div>")
+        self.message = W.HTML("")
+        self.summary = W.HTML("")
+        self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="100%"))
+        self.children = [help_, self.text, self.view, self.message, self.summary, self.picture]
+        self.text.observe(self._on_text, "value")
+        self.view.observe(self._on_view, "value")
+        self.set_text(text)
+
+    def __repr__(self) -> str:
+        if self.tree is None:
+            return "TreeExplorer(no tree yet)"
+        t = self.tree
+        return (f"TreeExplorer({t.text!r}: {len(t.words)} words, {t.compositions} cells, "
+                f"{tree_rnn.CELL_OPS * t.compositions} ops)")
+
+    def set_text(self, text: Any) -> None:
+        """Type ``text`` and press Enter (what a student does), from code."""
+        if not isinstance(text, str):
+            self.error = f"a tree is text like '((the cat) sat)', got a {type(text).__name__}"
+            self.message.value = message_html(self.error)
+            return
+        if self.text.value == text:
+            self._on_text({"new": text})
+        else:
+            self.text.value = text
+
+    @_guarded
+    def _on_text(self, change: dict[str, Any]) -> None:
+        text = change["new"]
+        try:
+            tree = trees.parse(text)
+        except trees.TreeError as err:
+            self.error = str(err)
+            kept = f"\n(The graph below is still that of {self.tree.text}.)" if self.tree is not None else ""
+            shown = err.pointer(text) if len(text) <= 100 else text[:100] + "…"
+            self.message.value = message_html(f"{err.message}"
+                                              + (f" (column {err.position + 1})" if err.position is not None else "")
+                                              + f"\n{shown}\nHint: {err.hint}{kept}")
+            return
+        self.error = ""
+        self.message.value = ""
+        before = self.cache.graphs_built
+        self.cache.run(tree)  # define-then-run: a graph for this shape (new or reused)
+        self.tree = tree
+        self._summary(new_graph=self.cache.graphs_built > before)
+        self._draw()
+
+    @_guarded
+    def _on_view(self, change: dict[str, Any]) -> None:
+        if self.tree is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        h = self.net.encode(self.tree)  # type: ignore[arg-type]
+        every = self.view.value == VIEWS[1]
+        self.view_graph = tree_rnn.graph_view(h, weights=every)
+        collapse = False if every else (tree_rnn.cells(self.view_graph) or False)
+        self.picture.value = render.to_svg(self.view_graph, rankdir="BT", legend=False, collapse=collapse,
+                                           prefix=f"{self._prefix}{'e' if every else 'c'}")
+
+    def _summary(self, new_graph: bool) -> None:
+        t = self.tree
+        assert t is not None
+        n, c = len(t.words), t.compositions
+        static = (f"this shape <code>{_esc(t.binarized().shape())}</code> is new, so a graph was <b>built and compiled</b> for it"
+                  if new_graph else f"a tree of this shape <code>{_esc(t.binarized().shape())}</code> was seen before, so its "
+                  "graph was <b>reused</b>")
+        hidden = "" if self.view.value == VIEWS[1] else (" Each box is one cell (4 ops); the shared weights W_L, W_R "
+                                                         "are left out of this view.")
+        self.summary.value = (
+            f'<div style="font-size:{_font()}px;line-height:1.5"><b>Define-by-run</b>: {n} word{"s" * (n != 1)} '
+            f"&rarr; {c} cell{'s' * (c != 1)} &rarr; {tree_rnn.CELL_OPS * c} ops recorded, height {t.height}; the graph "
+            f"below is this sentence's alone.{hidden}<br><b>Define-then-run</b>: {static}. Graphs built so far: "
+            f"<b>{self.cache.graphs_built}</b>, one per distinct shape typed.</div>")
+
+
+class BatchingExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+    """A batch of random trees grouped by level (TensorFlow Fold's dynamic batching), with the ops counted.
+
+    >>> BatchingExplorer(trees=3, words=4)
+    BatchingExplorer(3 trees, up to 4 words: 28 ops one node at a time, 25 batched by depth)
+    """
+
+    def __init__(self, trees: int = 4, words: int = 5, seed: int = 0, *, max_trees: int = 40,
+                 max_words: int = 8) -> None:
+        _need_widgets()
+        super().__init__(layout=W.Layout(width="100%"))
+        self._prefix = f"be{next(_ids)}"
+        style = {"description_width": "150px"}
+        lay = W.Layout(width="min(100%, 520px)", height="36px")
+        self.n_trees = W.IntSlider(value=int(np.clip(trees, 1, max_trees)), min=1, max=max_trees,
+                                   description="trees in the batch", style=style, layout=lay)
+        self.n_words = W.IntSlider(value=int(np.clip(words, 1, max_words)), min=1, max=max_words,
+                                   description="words, at most", style=style, layout=lay)
+        self.seed = W.IntSlider(value=int(np.clip(seed, 0, 20)), min=0, max=20, description="random seed",
+                                style=style, layout=lay)
+        self.message = W.HTML("")
+        self.table = W.HTML("")
+        self.picture = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
+        self.batch: list[trees.Tree] = []
+        self.counts: fold.OpCounts | None = None
+        for s in (self.n_trees, self.n_words, self.seed):
+            s.observe(self._on_change, "value")
+        self.children = [self.n_trees, self.n_words, self.seed, self.message, self.table, self.picture]
+        self._update()
+
+    def __repr__(self) -> str:
+        c = self.counts
+        if c is None:
+            return "BatchingExplorer(no batch)"
+        return (f"BatchingExplorer({c.trees} trees, up to {self.n_words.value} words: {c.per_node} ops one node at a "
+                f"time, {c.by_depth} batched by depth)")
+
+    @_guarded
+    def _on_change(self, change: dict[str, Any]) -> None:
+        self._update()
+
+    def make_batch(self) -> list[trees.Tree]:
+        """The batch the sliders describe: tree k has between 1 and ``words`` words (fixed by the seed)."""
+        rng = np.random.default_rng(self.seed.value)
+        sizes = rng.integers(1, self.n_words.value + 1, size=self.n_trees.value)
+        return [trees.random_tree(int(n), rng) for n in sizes]
+
+    def _update(self) -> None:
+        self.batch = self.make_batch()
+        c = self.counts = fold.op_counts(self.batch)
+        size = _font()
+        rows = [("trees", c.trees, c.trees), ("cells to compute (phrases)", c.phrases, c.phrases),
+                ("ops run", f"{c.per_node} ({tree_rnn.CELL_OPS} per phrase)",
+                 f"{c.by_depth} ({fold.LEVEL_OPS} per level x {c.levels} levels + 1)")]
+        body = "".join(f"<tr><td style='padding:2px 10px'>{_esc(a)}</td><td style='padding:2px 10px'>{_esc(b)}</td>"
+                       f"<td style='padding:2px 10px'>{_esc(d)}</td></tr>" for a, b, d in rows)
+        self.table.value = (
+            f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><th></th>'
+            "<th style='padding:2px 10px'>one node at a time</th><th style='padding:2px 10px'>batched by depth "
+            f"(Fold)</th></tr>{body}</table>Each grey band below is one level: all its phrases, from every tree, run as "
+            "one batched cell. Words are level 0.</div>")
+        nodes = sum(t.binarized().size for t in self.batch)
+        if nodes <= MAX_DRAWN:
+            self.picture.value = render.to_svg(fold.picture(self.batch), rankdir="BT", legend=False,
+                                               prefix=f"{self._prefix}")
+        else:
+            self.picture.value = message_html(f"{nodes} nodes are too many to draw legibly (at most {MAX_DRAWN}); the "
+                                              "counts above are exact. Move the sliders down to see the picture.",
+                                              "note")
+        self.message.value = ""

@@ -1,0 +1,90 @@
+"""A live widget for notebook 08: a Python loop inside ``tf.function`` unrolls; a ``tf.range`` loop becomes one
+``while`` op. Move the slider and both real TensorFlow graphs are traced again and redrawn.
+
+AutoGraph rewrites a loop only when its condition is a tensor. ``for i in range(n)`` over a Python int ``n`` runs in
+Python *while tracing*, so the traced graph holds ``n`` copies of the body (and a new ``n`` means a new trace);
+``for i in tf.range(n)`` becomes a ``While`` op whose body is traced once, whatever ``n`` is at run time.
+
+>>> UnrollExplorer(unrolled, looped, n=3)             # doctest: +SKIP
+UnrollExplorer(n = 3: Python range 14 ops, tf.range 43 ops)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from . import render
+from . import to_graph as _to_graph
+from .tree_widgets import _esc, _font, _guarded
+
+try:
+    import ipywidgets as W
+except ImportError:  # pragma: no cover
+    W = None
+
+__all__ = ["UnrollExplorer", "loop_graphs"]
+
+_ids = itertools.count(1)
+
+
+def loop_graphs(unrolled: Any, looped: Any, n: int) -> tuple[Any, Any]:
+    """The concrete functions of both loops for ``n`` steps: ``unrolled(x, n)`` with ``n`` a Python int (traced
+    per value), ``looped(x, n)`` with ``n`` a tensor (traced once for every n)."""
+    from .quiet import tensorflow
+
+    tf = tensorflow()
+    x = tf.TensorSpec([], tf.float32)
+    return (unrolled.get_concrete_function(x, int(n)),
+            looped.get_concrete_function(x, tf.TensorSpec([], tf.int32)))
+
+
+class UnrollExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+    """Slider ``n`` -> both loops traced for ``n`` steps, their graphs drawn, their ops and traces counted."""
+
+    def __init__(self, unrolled: Any, looped: Any, n: int = 3, max_n: int = 10) -> None:
+        if W is None:
+            raise ImportError("the course widgets need ipywidgets 8: pip install 'ipywidgets>=8'")
+        super().__init__(layout=W.Layout(width="100%"))
+        self.unrolled, self.looped = unrolled, looped
+        self._prefix = f"ue{next(_ids)}"
+        self.slider = W.IntSlider(value=max(1, min(int(n), max_n)), min=1, max=max_n, description="loop steps n",
+                                  style={"description_width": "110px"},
+                                  layout=W.Layout(width="min(100%, 520px)", height="36px"))
+        self.message = W.HTML("")
+        self.summary = W.HTML("")
+        title = lambda s: W.HTML(f'<div style="font-size:{_font() + 1}px;font-weight:bold">{_esc(s)}</div>')
+        self.left = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
+        self.right = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
+        self.counts: tuple[int, int] = (0, 0)
+        panes = W.HBox([W.VBox([title("for i in range(n): unrolled while tracing"), self.left],
+                               layout=W.Layout(width="40%", min_width="0")),
+                        W.VBox([title("for i in tf.range(n): one While op, body traced once"), self.right],
+                               layout=W.Layout(width="60%", min_width="0"))],
+                       layout=W.Layout(width="100%", gap="12px"))
+        self.children = [self.slider, self.message, self.summary, panes]
+        self.slider.observe(self._on_change, "value")
+        self._update()
+
+    def __repr__(self) -> str:
+        return f"UnrollExplorer(n = {self.slider.value}: Python range {self.counts[0]} ops, tf.range {self.counts[1]} ops)"
+
+    @_guarded
+    def _on_change(self, change: dict[str, Any]) -> None:
+        self._update()
+
+    def _update(self) -> None:
+        from .adapters.tensorflow import count_ops
+
+        n = self.slider.value
+        cu, cl = loop_graphs(self.unrolled, self.looped, n)
+        self.counts = (count_ops(cu).total, count_ops(cl).total)
+        self.left.value = render.to_svg(_to_graph(cu), legend=False, prefix=f"{self._prefix}u")
+        self.right.value = render.to_svg(_to_graph(cl), legend=False, prefix=f"{self._prefix}l")
+        traces = (self.unrolled.experimental_get_tracing_count(), self.looped.experimental_get_tracing_count())
+        self.summary.value = (
+            f'<div style="font-size:{_font()}px">n = {n}: the unrolled graph has <b>{self.counts[0]}</b> ops '
+            f"(4 per step), the while_loop graph <b>{self.counts[1]}</b> ops (its cond and body included) for any n. "
+            f"Traces so far: <b>{traces[0]}</b> for range (one per n tried), <b>{traces[1]}</b> for tf.range.</div>")
+        self.message.value = ""
+

@@ -1,0 +1,104 @@
+"""The checked exercises of notebooks 07 and 08: the worked solutions pass, wrong answers fail with a hint, an
+unanswered `...` shows a hint, and nothing a student types crashes a check."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from course_lib import exercises_07 as ex7
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+
+def test_07_ops_recorded() -> None:
+    ex = ex7.ops_recorded()
+    assert ex.check(...).ok is None and "Hint" in ex.check(...).message
+    assert ex.check(16).ok
+    assert ex.check(20).ok is False and "Hint" in ex.check(20).message
+    assert ex.check("16").ok is False and ex.check(True).ok is False
+
+
+def test_07_graphs_needed() -> None:
+    ex = ex7.graphs_needed()
+    assert ex.check(3).ok
+    assert not ex.check(6).ok and not ex.check(4).ok
+
+
+@pytest.mark.parametrize(("answer", "ok"), [("(a (b (c (d e))))", True), ("((((a b) c) d) e)", True),
+                                            ("(a b c d e)", True),  # read left to right: ((((a b) c) d) e)
+                                            ("((a b) (c (d e)))", False), ("(a (b (c d)))", False),
+                                            ("(a (b (c (d e)))", False), (5, False)])
+def test_07_tallest_tree(answer: object, ok: bool) -> None:
+    assert bool(ex7.tallest_tree().check(answer).ok) is ok
+
+
+def test_07_tallest_tree_reports_parse_errors_in_words() -> None:
+    r = ex7.tallest_tree().check("(a (b")
+    assert r.ok is False and "never closed" in r.message
+
+
+def test_07_batched_ops() -> None:
+    ex = ex7.batched_ops()
+    assert ex.check(49).ok
+    assert not ex.check(48).ok and not ex.check(8 * 6 * 100).ok
+
+
+@pytest.fixture(scope="module")
+def tf():
+    from course_lib import quiet
+
+    return quiet.tensorflow()
+
+
+def test_08_unrolled_ops(tf) -> None:
+    from course_lib import exercises_08 as ex8
+
+    @tf.function
+    def unrolled(x, n):
+        for _ in range(n):
+            x = x * 0.5 + 1.0
+        return x
+
+    ex = ex8.unrolled_ops(unrolled)
+    assert ex.check(2 + 4 * ex8.UNROLL_N).ok
+    assert not ex.check(4 * ex8.UNROLL_N).ok and ex.check(...).ok is None
+
+
+def test_08_retraces(tf) -> None:
+    from course_lib import exercises_08 as ex8
+
+    ex = ex8.retraces()
+    assert ex.check(4).ok
+    assert not ex.check(7).ok and not ex.check(5).ok
+
+
+def test_08_wrong_input() -> None:
+    import torch
+
+    from course_lib import exercises_08 as ex8
+    from course_lib import quiet
+
+    def f(x):
+        if x.sum() > 0:
+            return torch.sin(x) * 2
+        return torch.exp(x) - 1
+
+    with quiet.captured():
+        traced = torch.jit.trace(f, torch.ones(3))
+    ex = ex8.wrong_input(f, traced)
+    assert ex.check([-1.0, -2.0, 0.5]).ok
+    assert not ex.check([1.0, 2.0, 3.0]).ok
+    assert not ex.check([1.0]).ok and not ex.check("abc").ok and ex.check(None).ok is None
+
+
+def test_08_which_capture() -> None:
+    from course_lib import exercises_08 as ex8
+
+    ex = ex8.which_capture_keeps_both_branches()
+    assert ex.check({"compile", "export+cond"}).ok
+    assert ex.check(["Compile ", "EXPORT+COND"]).ok
+    assert not ex.check({"compile"}).ok and not ex.check({"fx", "jit.trace"}).ok
+    assert "unknown names" in ex.check({"tf.function"}).message
+    assert not ex.check(3).ok
