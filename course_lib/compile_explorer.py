@@ -1,0 +1,159 @@
+"""A live widget for notebook 05: change a define-then-run graph and watch what has to be compiled again.
+
+A chain of ops (:class:`course_lib.compiling.StaticChain`) in our define-then-run engine:
+
+* the **ops slider** builds a new graph of that size (a new graph: the first run compiles it);
+* **add a node, then run** appends one op to the graph: the cached plan no longer matches, so it compiles again;
+* **run 100 times** runs the same plan: no compile at all.
+
+The counts (nodes, compiles, runs) and the generated plan are exact. The timings next to them (compile, one
+compiled run, one run of the dynamic engine, and the break-even between them) are measured live and vary.
+
+>>> e = CompileExplorer(ops=4, timings=False)
+>>> e.run_many(100); e.add_node(); e
+CompileExplorer(ops=4, nodes=8, compiles=2, runs=102)
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from typing import Any
+
+import numpy as np
+
+try:  # ipywidgets is a course dependency, but importing course_lib must not need it
+    import ipywidgets as W
+except ImportError:  # pragma: no cover - reported when the widget is created
+    W = None
+
+from . import render
+from .compiling import C, StaticChain, X, _dynamic_chain, break_even
+from .measure import fmt_seconds, measure
+
+__all__ = ["CompileExplorer"]
+
+_ids = itertools.count(1)
+SOURCE_LINES = 14
+
+
+def _box(text: str) -> str:
+    return (f'<div role="status" style="font-size:15px;color:#A23B00;background:#FBE3D6;border-left:5px solid '
+            f'#A23B00;padding:6px 10px;margin:4px 0"><b>Problem:</b> {html.escape(text)}</div>')
+
+
+class CompileExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+    """Ops slider + two buttons; shows the graph, the counts, the plan source and (optionally) timings."""
+
+    def __init__(self, ops: int = 6, *, max_ops: int = 64, timings: bool = True,
+                 theme: str | render.Theme | None = None) -> None:
+        if W is None:
+            raise ImportError("CompileExplorer needs ipywidgets 8: pip install 'ipywidgets>=8'")
+        super().__init__(layout=W.Layout(width="100%"))
+        self.theme = render.get_theme(theme)
+        self.timings = timings
+        self._uid = next(_ids)
+        self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops, description="ops in the graph",
+                               continuous_update=False, style={"description_width": "120px"},
+                               layout=W.Layout(width="min(100%, 480px)", height="36px"))
+        big = W.Layout(height="40px", width="auto", min_width="200px", margin="2px 8px")
+        self.add_button = W.Button(description="add a node, then run", tooltip="the graph changes: compile again",
+                                   layout=big, style={"font_size": "15px"})
+        self.run_button = W.Button(description="run it 100 times", tooltip="same graph, same plan: no compile",
+                                   layout=big, style={"font_size": "15px"})
+        self.stats, self.picture, self.source, self.message = W.HTML(), W.HTML(), W.HTML(), W.HTML()
+        self.picture.layout = W.Layout(min_height="120px", width="100%")
+        self.ops.observe(lambda _c: self._safe(self.rebuild), "value")
+        self.add_button.on_click(lambda _b: self._safe(self.add_node))
+        self.run_button.on_click(lambda _b: self._safe(self.run_many, 100))
+        self.children = [W.HTML('<div style="font-size:17px"><b>Compile explorer</b>: change the graph, or just run '
+                                "it again, and watch the compile count</div>"),
+                         W.HBox([self.ops, self.add_button, self.run_button],
+                                layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                         self.message, self.stats, self.picture, self.source]
+        self._times: dict[str, float] = {}
+        self.rebuild()
+
+    def __repr__(self) -> str:
+        return (f"CompileExplorer(ops={self.ops.value}, nodes={self.nodes}, compiles={self.compiles}, "
+                f"runs={self.runs})")
+
+    # ------------------------------------------------------------------ actions
+    @property
+    def nodes(self) -> int:
+        return len(self.chain.graph)
+
+    @property
+    def compiles(self) -> int:
+        return self.chain.session.compile_count
+
+    def rebuild(self) -> None:
+        """A new graph of ``ops`` ops, run once (which compiles it)."""
+        self.chain = StaticChain(self.ops.value)
+        self.chain.run()
+        self.runs = 1
+        self._measure()
+        self._show()
+
+    def add_node(self) -> None:
+        """Append one op and run the new output: the plan cache misses, the graph is compiled again."""
+        self.chain.add_node()
+        self.chain.run()
+        self.runs += 1
+        self._measure()
+        self._show()
+
+    def run_many(self, k: int = 100) -> None:
+        """Run the current output ``k`` times: the cached plan is reused, nothing is compiled."""
+        for _ in range(int(k)):
+            self.chain.run()
+        self.runs += int(k)
+        self._show()
+
+    def _safe(self, fn: Any, *args: Any) -> None:
+        try:
+            self.message.value = ""
+            fn(*args)
+        except Exception as exc:  # noqa: BLE001 - JupyterLab would hide it: show it in the widget
+            self.message.value = _box(f"{type(exc).__name__}: {exc}")
+
+    # ------------------------------------------------------------------ numbers and pictures
+    def _measure(self) -> None:
+        """Time compile, a compiled run and a dynamic run -- on the side: the counts shown are not touched."""
+        if not self.timings:
+            self._times = {}
+            return
+        c = self.chain
+        plan = c.session.last_plan
+        values = {c.x.node.id: np.float64(X), c.c.node.id: np.float64(C)}
+        feeds = [values[n.id] for n in plan.fed] if plan is not None else []
+        self._times = {
+            "compile": measure(c.compile_only, repeat=3, budget=0.02).median,
+            "static run": measure(lambda: plan.run(feeds), repeat=3, budget=0.02).median,
+            "dynamic run": measure(_dynamic_chain(self.ops.value + c.edits), repeat=3, budget=0.02).median,
+        }
+
+    def _show(self) -> None:
+        c = self.chain
+        rows = [("nodes in the graph", str(self.nodes)), ("times compiled (Session.compile_count)", str(self.compiles)),
+                ("runs of the graph", f"{self.runs:,}")]
+        if self._times:
+            t = self._times
+            be = break_even(t["compile"], t["static run"], t["dynamic run"])
+            rows += [("compile (measured now)", fmt_seconds(t["compile"])),
+                     ("one compiled run", fmt_seconds(t["static run"])),
+                     ("one run of the dynamic engine (records the graph each time)", fmt_seconds(t["dynamic run"])),
+                     ("compiling pays off after", "never" if be is None else f"{be:,} runs")]
+        body = "".join(f'<tr><td style="padding:2px 12px">{html.escape(a)}</td><td style="padding:2px 12px">'
+                       f"<b>{html.escape(b)}</b></td></tr>" for a, b in rows)
+        self.stats.value = f'<table style="font-size:15px;border-collapse:collapse">{body}</table>'
+        collapse: Any = False if self.nodes <= 16 else 4
+        self.picture.value = render.to_svg(c.graph, collapse=collapse, rankdir="LR", legend=False,
+                                           prefix=f"ce{self._uid}n{self.nodes}", theme=self.theme)
+        lines = c.session.last_plan.source().splitlines() if c.session.last_plan else []
+        if len(lines) > SOURCE_LINES:
+            lines = lines[: SOURCE_LINES - 3] + [f"    # … {len(lines) - SOURCE_LINES + 1} more lines …"] + lines[-2:]
+        self.source.value = ('<div style="font-size:15px;margin-top:6px"><b>The plan the last compile generated</b> '
+                             "(straight-line Python, run on every <code>Session.run</code> until the graph changes):"
+                             '</div><pre style="font-size:14px;line-height:1.3;border:1px solid #CCC;padding:6px;'
+                             f'max-height:24em;overflow:auto">{html.escape(chr(10).join(lines))}</pre>')

@@ -1,0 +1,174 @@
+"""A live widget for notebook 06: how much of a padded batch is padding, and which graph each style needs.
+
+Move the **length spread** and the sentences of a batch get more unequal: the padded grid shows the zeros a
+fixed-length (define-then-run) graph must run on, the counts say how many cell steps are wasted, and the two
+graphs are rebuilt -- the static one has as many steps as the *longest* sentence (a new length means a new graph
+to build and compile), the dynamic one exactly as many as the sentence you pick. **Buckets** pad each group only
+to its own longest sentence, at the price of one graph per bucket.
+
+Everything shown is counted (:mod:`course_lib.sequences`), so the same slider positions give the same numbers on
+every machine; ``counts()`` returns them for notebooks and tests.
+
+>>> e = PaddingExplorer(spread=0)
+>>> e.counts()["padded"].padded
+0
+>>> e.set(spread=3); e.counts()["padded"].padded > 0
+True
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from typing import Any
+
+import numpy as np
+
+try:  # ipywidgets is a course dependency, but importing course_lib must not need it
+    import ipywidgets as W
+except ImportError:  # pragma: no cover - reported when the widget is created
+    W = None
+
+from . import render
+from . import sequences as sq
+
+__all__ = ["PaddingExplorer"]
+
+_ids = itertools.count(1)
+
+
+def _box(text: str, kind: str = "note") -> str:
+    colour, word, bg = {"error": ("#A23B00", "Problem", "#FBE3D6"), "note": ("#114B6E", "Note", "#E3F1FA")}[kind]
+    return (f'<div role="status" style="font-size:15px;color:{colour};background:{bg};border-left:5px solid '
+            f'{colour};padding:6px 10px;margin:4px 0"><b>{word}:</b> {html.escape(text)}</div>')
+
+
+class PaddingExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+    """Sliders: length spread, number of buckets, the sentence whose dynamic graph is drawn."""
+
+    def __init__(self, spread: int = 3, buckets: int = 1, sentence: int = 1, *, n: int = 8, mean: int = 6,
+                 max_spread: int = 5, rnn: sq.TinyRNN | None = None, theme: str | render.Theme | None = None
+                 ) -> None:
+        if W is None:
+            raise ImportError("PaddingExplorer needs ipywidgets 8: pip install 'ipywidgets>=8'")
+        super().__init__(layout=W.Layout(width="100%"))
+        self.theme = render.get_theme(theme)
+        self.rnn = rnn or sq.TinyRNN.make()
+        self.n, self.mean = int(n), int(mean)
+        self._uid = next(_ids)
+        self._static: dict[int, tuple[sq.StaticUnroll, str]] = {}  # T -> (graph + session, its picture)
+        style = {"description_width": "130px"}
+        size = W.Layout(width="min(100%, 480px)", height="36px")
+        self.spread = W.IntSlider(value=int(np.clip(spread, 0, max_spread)), min=0, max=max_spread,
+                                  description="length spread", style=style, layout=size)
+        self.buckets = W.IntSlider(value=int(np.clip(buckets, 1, 4)), min=1, max=4, description="buckets",
+                                   style=style, layout=size)
+        self.sentence = W.IntSlider(value=int(np.clip(sentence, 1, self.n)), min=1, max=self.n,
+                                    description="draw sentence", style=style, layout=size)
+        self.summary, self.grid, self.message = W.HTML(), W.HTML(), W.HTML()
+        self.static_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
+        self.dynamic_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
+        for s in (self.spread, self.buckets, self.sentence):
+            s.observe(self._changed, "value")
+        title = lambda s: W.HTML(f'<div style="font-size:16px;font-weight:bold;margin-top:6px">{s}</div>')
+        self.static_title, self.dynamic_title = title(""), title("")
+        half = W.Layout(width="50%", min_width="0")
+        graphs = W.HBox([W.VBox([self.static_title, self.static_view], layout=half),
+                         W.VBox([self.dynamic_title, self.dynamic_view], layout=half)], layout=W.Layout(width="100%"))
+        key = W.HTML('<div style="font-size:14px;color:#333">Each box is one time step (its nodes counted inside); '
+                     "<i>dashed</i>: defined in the graph, no value kept; <i>filled with ✓</i>: recorded while it "
+                     "ran, value shown. The static step has more nodes: the mask that keeps a finished sentence's "
+                     "state.</div>")
+        self.children = [W.HTML('<div style="font-size:17px"><b>Padding explorer</b>: make the sentences more '
+                                "unequal, then bucket them</div>"),
+                         self.spread, self.buckets, self.sentence, self.message, self.summary, self.grid,
+                         graphs, key]
+        self._update()
+
+    def __repr__(self) -> str:
+        return (f"PaddingExplorer(spread={self.spread.value}, buckets={self.buckets.value}, "
+                f"sentence={self.sentence.value})")
+
+    # ------------------------------------------------------------------ state
+    @property
+    def lengths(self) -> list[int]:
+        return sq.lengths_with_spread(self.spread.value, self.n, self.mean)
+
+    def counts(self) -> dict[str, Any]:
+        """What the widget shows, as numbers: lengths, cell steps of each strategy, graphs each one needs."""
+        lens = self.lengths
+        groups = sq.buckets(lens, k=self.buckets.value)
+        return {
+            "lengths": lens,
+            "padded": sq.padding_count(lens),
+            "bucketed": sq.bucketed_count(lens, groups),
+            "dynamic": sq.PaddingCount(sum(lens), 0),
+            "static graph steps": max(lens),
+            "bucket graph steps": sorted({max(lens[i] for i in g) for g in groups}),
+            "dynamic graph steps": lens[self.sentence.value - 1],
+            "static graphs compiled": sum(s.session.compile_count for s, _ in self._static.values()),
+        }
+
+    def set(self, spread: int | None = None, buckets: int | None = None, sentence: int | None = None) -> None:
+        """Move sliders from code (clipped to their ranges, as a slider would)."""
+        for slider, v in ((self.spread, spread), (self.buckets, buckets), (self.sentence, sentence)):
+            if v is not None:
+                slider.value = int(np.clip(int(v), slider.min, slider.max))
+
+    # ------------------------------------------------------------------ drawing
+    def _changed(self, _change: dict[str, Any]) -> None:
+        try:
+            self._update()
+        except Exception as exc:  # noqa: BLE001 - JupyterLab would hide it: show it in the widget
+            self.message.value = _box(f"{type(exc).__name__}: {exc}", "error")
+
+    def _static_for(self, T: int, xs: list[np.ndarray]) -> str:
+        """The static graph of T steps (built, compiled and drawn once per T) after running this batch."""
+        if T not in self._static:
+            unroll = sq.StaticUnroll(self.rnn, T)
+            svg = render.to_svg(unroll.drawn(), collapse=3, legend=False,
+                                prefix=f"pe{self._uid}s{T}", theme=self.theme)
+            self._static[T] = (unroll, svg)
+        unroll, svg = self._static[T]
+        unroll.run(*sq.pad(xs, T))
+        return svg
+
+    def _update(self) -> None:
+        self.message.value = ""
+        lens = self.lengths
+        sentences = sq.sentences_with_spread(self.spread.value, self.n, self.mean)
+        xs = [self.rnn.embed(s) for s in sentences]
+        groups = sq.buckets(lens, k=self.buckets.value)
+        T = max(lens)
+        self.static_view.value = self._static_for(T, xs)
+        k = self.sentence.value
+        run = sq.dynamic_unroll(self.rnn, xs[k - 1])
+        self.dynamic_view.value = render.to_svg(run.graph(), collapse=3, legend=False,
+                                                prefix=f"pe{self._uid}d{k}l{lens[k - 1]}", theme=self.theme)
+        c = self.counts()
+        self.static_title.value = (f'<div style="font-size:16px;font-weight:bold;margin-top:6px">Define-then-run: '
+                                   f"ONE graph of {T} steps (the longest sentence) for every sentence</div>")
+        self.dynamic_title.value = (f'<div style="font-size:16px;font-weight:bold;margin-top:6px">Define-by-run: the '
+                                    f"graph recorded for sentence {k} has {lens[k - 1]} step(s)</div>"
+                                    f'<div style="font-size:14px">“{html.escape(sentences[k - 1])}”</div>')
+        self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid")
+        pad, bucket = c["padded"], c["bucketed"]
+        rows = [
+            ("pad every sentence to the longest", f"{pad.total} ({pad.padded} on padding, {pad.wasted:.0%} wasted)",
+             f"1 graph of {T} steps"),
+            (f"bucketing into {len(groups)} group(s)", (f"{bucket.total} ({bucket.padded} on padding, "
+             f"{bucket.wasted:.0%} wasted)"), f"{len(c['bucket graph steps'])} graph(s): "
+             + ", ".join(f"{t} steps" for t in c["bucket graph steps"])),
+            ("define-by-run, one sentence at a time", f"{pad.real} (none on padding)",
+             f"{self.n} graphs recorded, one per sentence, as it runs"),
+        ]
+        body = "".join(f'<tr><td style="padding:2px 10px">{html.escape(a)}</td><td style="padding:2px 10px">'
+                       f'{html.escape(b)}</td><td style="padding:2px 10px">{html.escape(d)}</td></tr>'
+                       for a, b, d in rows)
+        self.summary.value = (
+            f'<div style="font-size:15px">Sentence lengths: {", ".join(map(str, lens))} '
+            f"(total {sum(lens)} words)</div><table style=\"font-size:15px;border-collapse:collapse\"><tr>"
+            '<th style="text-align:left;padding:2px 10px">strategy</th><th style="text-align:left;padding:2px 10px">'
+            'cell steps run</th><th style="text-align:left;padding:2px 10px">graphs needed</th></tr>'
+            f"{body}</table><div style=\"font-size:13px;color:#444\">The static engine has compiled "
+            f"{c['static graphs compiled']} graph(s) so far in this widget: one per longest length seen.</div>")

@@ -1,0 +1,62 @@
+"""course_lib.padding_explorer: what the sliders show is what sequences counts; graphs rebuilt as lengths change."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from course_lib import sequences as sq
+from course_lib.padding_explorer import PaddingExplorer
+
+
+def test_no_spread_no_padding() -> None:
+    e = PaddingExplorer(spread=0)
+    c = e.counts()
+    assert c["lengths"] == [6] * 8
+    assert c["padded"].padded == 0 and c["static graph steps"] == 6
+    assert repr(e) == "PaddingExplorer(spread=0, buckets=1, sentence=1)"
+
+
+def test_counts_match_the_sequences_module() -> None:
+    e = PaddingExplorer(spread=4, buckets=3, sentence=2)
+    lens = sq.lengths_with_spread(4)
+    c = e.counts()
+    assert c["padded"] == sq.padding_count(lens)
+    assert c["bucketed"] == sq.bucketed_count(lens, sq.buckets(lens, k=3))
+    assert c["dynamic"] == sq.PaddingCount(sum(lens), 0)
+    assert c["dynamic graph steps"] == lens[1]
+    assert f"{c['padded'].padded} on padding" in e.summary.value
+
+
+def test_static_graph_is_rebuilt_and_compiled_once_per_new_longest_length() -> None:
+    e = PaddingExplorer(spread=1)
+    assert e.counts()["static graphs compiled"] == 1
+    e.set(spread=3)
+    e.set(spread=1)  # back to a length already seen: graph and plan reused
+    assert e.counts()["static graphs compiled"] == 2
+    assert e.counts()["static graph steps"] == 7
+    assert "ONE graph of 7 steps" in e.static_title.value
+
+
+def test_the_dynamic_graph_follows_the_sentence_picked() -> None:
+    e = PaddingExplorer(spread=5, sentence=1)
+    assert "has 1 step(s)" in e.dynamic_title.value
+    e.set(sentence=4)
+    assert "has 11 step(s)" in e.dynamic_title.value
+    assert "step 11" in e.dynamic_view.value
+
+
+def test_set_clips_and_buckets_draw_blocks() -> None:
+    e = PaddingExplorer()
+    e.set(spread=99, buckets=0, sentence=-3)
+    assert repr(e) == "PaddingExplorer(spread=5, buckets=1, sentence=1)"
+    e.set(buckets=2)
+    assert "bucket 2: padded to" in e.grid.value
+
+
+def test_errors_are_shown_in_the_widget() -> None:
+    e = PaddingExplorer()
+    e._update = lambda: 1 / 0  # type: ignore[method-assign]
+    e._changed({})
+    assert "ZeroDivisionError" in e.message.value
