@@ -1,6 +1,7 @@
 """The checked exercises of notebook 01, *Graphs are DAGs*: defined here so the answers stay out of the notebook.
 
-Every expected answer is computed from the engines or the real frameworks at check time, never typed in, so a
+Each function returns the same :class:`Exercise` object every time it is called (with the same graph), so a
+re-run cell keeps counting attempts and the hints move on. Every expected answer is computed from the engines or the real frameworks at check time, never typed in, so a
 check cannot drift from what the notebook shows. The worked solutions for instructors are in
 ``instructor/01_graphs_are_dags_solutions.md``.
 
@@ -13,6 +14,7 @@ False
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from . import dag_checks, expr
@@ -34,6 +36,7 @@ def _static_graph(text: str) -> Graph:
     return g
 
 
+@functools.cache
 def node_count() -> Exercise:
     """01.1: how many nodes the define-then-run graph of ``x * y + sin(x)`` has (forward only)."""
     truth = len(_static_graph(COUNT_TEXT))
@@ -51,6 +54,7 @@ def node_count() -> Exercise:
                            "x appears twice in the text but is one node; count x, y, then the operations"])
 
 
+@functools.cache
 def topological_order(graph: Graph) -> Exercise:
     """01.2: a valid topological order of ``graph`` other than the one :meth:`Graph.topological_order` printed."""
     printed = [n.name for n in graph.topological_order()]
@@ -60,6 +64,7 @@ def topological_order(graph: Graph) -> Exercise:
                            "the constant Const has no input either: it can come first"])
 
 
+@functools.cache
 def cycle(graph: Graph) -> Exercise:
     """01.3: an edge ``(src, dst)`` that ``graph.add_edge`` refuses because it would close a cycle."""
     return Exercise("01.3", "Name an edge (src, dst) that graph.add_edge would refuse.",
@@ -68,6 +73,7 @@ def cycle(graph: Graph) -> Exercise:
                            "take the output as src and one of its inputs, direct or indirect, as dst"])
 
 
+@functools.cache
 def framework_counts() -> Exercise:
     """01.4: the node counts of ``x * y + sin(x)`` in TensorFlow's tf.function graph and PyTorch's autograd graph,
     as a pair ``(tf_function_ops, torch_autograd_nodes)``; the truth comes from the real frameworks."""

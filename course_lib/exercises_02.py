@@ -1,6 +1,7 @@
 """The checked exercises of notebook 02, *Define-then-run: TensorFlow*: defined here so the answers stay out of
 the notebook. Expected answers are computed at check time (from our engine, or from real TensorFlow), never
-typed in. Worked solutions: ``instructor/02_define_then_run_tensorflow_solutions.md``.
+typed in. Each function returns the same :class:`Exercise` object on every call, so a re-run cell keeps counting
+attempts and the hints move on. Worked solutions: ``instructor/02_define_then_run_tensorflow_solutions.md``.
 
 >>> needed_feeds().check({"x", "w"}).ok
 False
@@ -10,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +40,7 @@ def _names(answer: Any) -> set[str] | None:
         return None
 
 
+@functools.cache
 def needed_feeds() -> Exercise:
     """02.1: the placeholders that must be fed to fetch ``z`` of the brick-wall graph."""
     g = demo_graph()
@@ -72,6 +75,7 @@ def compile_scenario() -> int:
     return sess.compile_count
 
 
+@functools.cache
 def compile_count() -> Exercise:
     """02.2: predict ``compile_count`` after :func:`compile_scenario` (the notebook prints the same calls)."""
 
@@ -101,6 +105,7 @@ def tf_brick_wall() -> tuple[Any, dict[str, Any]]:
     return g, {"x": x, "w": w, "b": b, "y": y, "z": z}
 
 
+@functools.cache
 def tf_feed_dict() -> Exercise:
     """02.3: a ``feed_dict`` (names -> numbers) with which real TensorFlow can fetch ``z``."""
 
@@ -156,6 +161,7 @@ def finalize_outcomes() -> dict[str, bool]:
     return out
 
 
+@functools.cache
 def after_finalize() -> Exercise:
     """02.4: which actions still work on a finalized TensorFlow graph (a set of letters)."""
 

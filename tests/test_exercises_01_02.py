@@ -69,3 +69,12 @@ def test_02_tf_feed_dict_and_finalize() -> None:
     assert ex2.finalize_outcomes() == {"a": True, "b": False, "c": True, "d": False}
     answers_behave(ex2.after_finalize(), {"a", "c"}, {"a"})
     assert ex2.after_finalize().check("a, c").ok
+
+
+def test_the_same_exercise_object_so_hints_move_on(graph) -> None:
+    assert ex1.node_count() is ex1.node_count() and ex1.cycle(graph) is ex1.cycle(graph)
+    assert ex2.needed_feeds() is ex2.needed_feeds()
+    ex = ex1.topological_order(graph)
+    first = ex.check(["sin"]).message
+    second = ex.check(["sin"]).message
+    assert first != second  # the second wrong answer shows the next hint
