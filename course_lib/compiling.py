@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import html
 import math
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -69,17 +68,15 @@ X, W, C = 0.3, 1.1, 0.2  # inputs of every chain
 
 def _tf() -> Any:
     """TensorFlow, imported quietly (no C++ log lines on stderr: they would differ between runs)."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
-    import tensorflow as tf
+    from .frameworks import load_tensorflow
 
-    return tf
+    return load_tensorflow()
 
 
 def _torch() -> Any:
-    import torch
+    from .frameworks import load_torch
 
-    return torch
+    return load_torch()
 
 
 @contextmanager

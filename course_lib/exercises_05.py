@@ -1,0 +1,187 @@
+"""The checked exercises of notebook 05, *The cost of compiling*: defined here so the answers stay out of the
+notebook. Expected answers are computed at check time (by running our engine, real TensorFlow or real PyTorch),
+never typed in; the frameworks are imported only when an answer is checked. Each function returns the same
+:class:`Exercise` on every call, so a re-run cell keeps counting attempts and the hints move on.
+Worked solutions: ``instructor/05_the_cost_of_compiling_solutions.md``.
+
+>>> static_compiles().check(4).ok
+True
+>>> break_even_runs().check(16).ok
+False
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from .compiling import StaticChain, break_even
+from .exercises import Exercise
+
+__all__ = ["BREAK_EVEN", "break_even_runs", "compile_scenario", "input_signature", "static_compiles",
+           "torch_graphs", "torch_scenario", "trace_count", "trace_scenario"]
+
+#: 05.3's numbers (seconds): a tf.function's first call, its later calls, and the same function run eagerly.
+BREAK_EVEN = {"first call": 30e-3, "later call": 150e-6, "eager call": 2e-3}
+
+
+def _int(answer: Any) -> int | None:
+    try:
+        value = float(answer)
+    except (TypeError, ValueError):
+        return None
+    return int(value) if value == int(value) else None
+
+
+def compile_scenario() -> int:
+    """05.1's calls on our engine; returns ``compile_count`` at the end."""
+    chain = StaticChain(10)
+    for _ in range(1000):
+        chain.run()
+    for _ in range(3):
+        chain.add_node()
+        chain.run()
+    for _ in range(10):
+        chain.run()
+    return chain.session.compile_count
+
+
+@functools.cache
+def static_compiles() -> Exercise:
+    """05.1: compiles after 1,000 runs, three edits (each followed by a run) and ten more runs."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        truth = compile_scenario()
+        got = _int(answer)
+        if got is None:
+            return False, "answer with a whole number"
+        if got == truth:
+            return True, "one compile for the first run, one per edit; runs of an unchanged graph reuse the plan"
+        if got > 100:
+            return False, "a run of an unchanged graph does not compile: the plan is cached"
+        return False, f"{got} is not it"
+
+    return Exercise("05.1", "How many times has the session compiled?", check,
+                    hints=["which calls change the graph, or ask for something new? only those compile",
+                           "the first run compiles; each add_node() changes the graph; plain runs reuse the plan"])
+
+
+def trace_scenario() -> int:
+    """05.2's calls on a real ``tf.function``; returns its tracing count."""
+    from .frameworks import load_tensorflow
+
+    tf = load_tensorflow()
+    f = tf.function(lambda x, k: tf.sin(x) * k)
+    f(tf.constant(1.0), 2.0)
+    f(tf.constant(5.0), 2.0)
+    f(tf.constant([1.0, 2.0]), 2.0)
+    f(tf.constant(1.0), 3.0)
+    f(tf.constant(1.0), tf.constant(3.0))
+    f(tf.constant(2.0), tf.constant(4.0))
+    return int(f.experimental_get_tracing_count())
+
+
+@functools.cache
+def trace_count() -> Exercise:
+    """05.2: predict ``experimental_get_tracing_count()`` after :func:`trace_scenario` (printed in the notebook)."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        truth = trace_scenario()
+        got = _int(answer)
+        if got is None:
+            return False, "answer with a whole number"
+        if got == truth:
+            return True, ("a new shape traces; a new Python number traces (it is baked into the graph as a "
+                          "constant); a tensor k is an input, so a new value of it does not")
+        if got < truth:
+            return False, "too few: one of the calls you counted as 'same' brings a new signature"
+        return False, "too many: the same shapes and dtypes with new tensor values reuse the graph"
+
+    return Exercise("05.2", "How many graphs has the tf.function traced?", check,
+                    hints=["a call traces when its signature is new: tensor shapes and dtypes, and Python values",
+                           "go call by call: 1, same, new shape, new Python value, tensor instead of float, same"])
+
+
+@functools.cache
+def break_even_runs() -> Exercise:
+    """05.3: the break-even number of calls for :data:`BREAK_EVEN`."""
+    first, later, eager = BREAK_EVEN["first call"], BREAK_EVEN["later call"], BREAK_EVEN["eager call"]
+
+    def check(answer: Any) -> tuple[bool, str]:
+        truth = break_even(first - later, later, eager)
+        got = _int(answer)
+        if got is None:
+            return False, "answer with a whole number of calls"
+        if got == truth:
+            return True, (f"{truth} calls: {first * 1e3:g} + {truth - 1} × {later * 1e3:g} ms ≤ {truth} × "
+                          f"{eager * 1e3:g} ms, and one call fewer is not enough")
+        if got == truth - 1:
+            return False, "one short: at that count the compiled calls still take a little longer"
+        return False, f"with {got} calls, compiled takes {first + (got - 1) * later:.4g} s, eager {got * eager:.4g} s"
+
+    return Exercise("05.3", "After how many calls does the tf.function pay off?", check,
+                    hints=["n calls cost first + (n - 1) × later compiled, and n × eager eagerly",
+                           "solve first + (n - 1) × later ≤ n × eager for the smallest whole n"])
+
+
+@functools.cache
+def input_signature() -> Exercise:
+    """05.4: an ``input_signature`` that makes ``tf.function`` trace once for vectors of lengths 3, 5 and 7."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        from .frameworks import load_tensorflow
+
+        tf = load_tensorflow()
+        if not isinstance(answer, (list, tuple)):
+            return False, "input_signature is a list with one spec per argument: [tf.TensorSpec(...)]"
+        try:
+            f = tf.function(lambda x: tf.reduce_sum(tf.sin(x)), input_signature=list(answer))
+            results = [float(f(tf.constant(np.linspace(0.0, 1.0, n)))) for n in (3, 5, 7)]
+        except (TypeError, ValueError) as err:
+            return False, f"TensorFlow refused it: {str(err).splitlines()[0][:160]}"
+        want = [float(np.sum(np.sin(np.linspace(0.0, 1.0, n)))) for n in (3, 5, 7)]
+        traces = f.experimental_get_tracing_count()
+        if not np.allclose(results, want):
+            return False, "the function ran, but gave other numbers: keep the dtype float64"
+        if traces != 1:
+            return False, f"it traced {traces} times: the length must be left open"
+        return True, "one trace for every length: the graph was built for shape [None]"
+
+    return Exercise("05.4", "Write an input_signature that traces once for every vector length.", check,
+                    hints=["one tf.TensorSpec per argument; shape and dtype", "None in a shape means any size"])
+
+
+def torch_scenario() -> int:
+    """05.5's calls of a ``torch.compile``d function (counting backend, no code generated)."""
+    from .adapters.torch import capture_compiled
+    from .frameworks import load_torch
+
+    torch = load_torch()
+    torch._dynamo.reset()
+    cap = capture_compiled(lambda x: torch.sin(x) * 2.0, torch.ones(3, dtype=torch.float64))
+    for n in (3, 4, 5, 6):
+        cap.compiled(torch.ones(n, dtype=torch.float64))
+    return cap.count
+
+
+@functools.cache
+def torch_graphs() -> Exercise:
+    """05.5: graphs captured by ``torch.compile`` for vectors of lengths 3, 3, 4, 5, 6."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        truth = torch_scenario()
+        got = _int(answer)
+        if got is None:
+            return False, "answer with a whole number"
+        if got == truth:
+            return True, ("the first graph is specialised to length 3; the second length makes Dynamo recompile "
+                          "with a symbolic length, which then serves 5 and 6 as well (automatic dynamic shapes)")
+        if got == 4:
+            return False, "that would be one graph per length: tf.function without a signature; Dynamo learns"
+        return False, f"{got} is not it"
+
+    return Exercise("05.5", "How many graphs does torch.compile capture?", check,
+                    hints=["the first call captures a graph for exactly the shape it saw",
+                           "when a second shape arrives, Dynamo marks that dimension dynamic and recompiles once"])
