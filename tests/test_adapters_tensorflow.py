@@ -156,6 +156,22 @@ def test_a_cycle_in_a_v1_graph_def_becomes_a_reported_back_edge() -> None:
     ir.check_acyclic()
 
 
+def test_a_real_control_flow_v1_while_loop_keeps_its_cycle_as_a_back_edge() -> None:
+    was_v2 = tf.compat.v1.control_flow_v2_enabled()
+    tf.compat.v1.disable_control_flow_v2()  # process-wide: restored below, before any other graph is built
+    try:
+        with tf.Graph().as_default() as g:
+            _, total = tf.compat.v1.while_loop(lambda i, t: i < 3, lambda i, t: (i + 1, t + 2.0), [0, 0.0])
+    finally:
+        if was_v2:
+            tf.compat.v1.enable_control_flow_v2()
+    ir = cl.to_graph(g, outputs=[total])
+    assert len(ir) == len(g.get_operations())
+    merges = [n for n in ir.nodes if n.op == "Merge"]
+    assert len(merges) == 2 and all(n.attrs["back_edges"] == [n.name.replace("Merge", "NextIteration")] for n in merges)
+    ir.check_acyclic()
+
+
 # ---------------------------------------------------------------------------------------------- tf.function
 def test_keras_model_inside_tf_function() -> None:
     keras.utils.set_random_seed(0)
