@@ -91,6 +91,9 @@ def captured(*loggers: str) -> Iterator[Captured]:
     records: list[str] = []
     handler = _ListHandler(records)
     names = ["", *loggers]
+    for name, lg in list(logging.Logger.manager.loggerDict.items()):  # children with their own handlers (torch's)
+        if isinstance(lg, logging.Logger) and lg.handlers and any(name.startswith(p + ".") for p in loggers):
+            names.append(name)
     saved = []
     for name in names:
         lg = logging.getLogger(name)

@@ -1,0 +1,49 @@
+"""course_lib.quiet: noisy framework calls leave nothing machine-specific in a notebook's outputs."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import warnings
+
+from course_lib import quiet
+
+
+def test_captured_collects_prints_warnings_and_child_logger_records() -> None:
+    child = logging.getLogger("noisy.child.module")
+    handler = logging.StreamHandler(sys.stderr)  # a handler of its own, as torch's loggers have
+    child.addHandler(handler)
+    try:
+        with quiet.captured("noisy") as out:
+            print("to stdout")
+            print("to stderr", file=sys.stderr)
+            warnings.warn("first", UserWarning)
+            warnings.warn("first", UserWarning)
+            warnings.warn("second", DeprecationWarning)
+            child.warning("W1202 12:00:00 pid 123 a log line")
+        assert child.handlers == [handler]  # restored
+    finally:
+        child.removeHandler(handler)
+    assert "to stdout" in out.text and "to stderr" in out.text and "W1202" in out.text
+    assert out.warnings == [("UserWarning", "first"), ("DeprecationWarning", "second")]
+    assert repr(out) == "UserWarning: first\nDeprecationWarning: second"
+    assert out.warned("UserWarning", "fir") and not out.warned("UserWarning", "second")
+    assert repr(quiet.Captured()) == "no warnings"
+
+
+def test_summarize_finds_the_inner_error_and_the_repeated_line() -> None:
+    text = ("in user code:\n\n"
+            '    File "/tmp/ipykernel_1/1.py", line 5, in f  *\n        h = g(f(x))\n'
+            '    File "/tmp/ipykernel_1/1.py", line 5, in f  *\n        h = g(f(x))\n'
+            '    File "/tmp/__autograph_generated_fileab12.py", line 25, in if_body\n        raise\n\n'
+            "    RecursionError: maximum recursion depth exceeded in comparison\n")
+    s = quiet.summarize(RuntimeError(text))
+    assert (s.kind, s.message) == ("RuntimeError", "in user code:")
+    assert s.cause == "RecursionError: maximum recursion depth exceeded in comparison"
+    assert s.repeated == "h = g(f(x))" and s.repeats == 2
+    assert "/tmp" not in repr(s)
+
+
+def test_summarize_a_plain_error() -> None:
+    s = quiet.summarize(ValueError("one line"))
+    assert repr(s) == "ValueError: one line" and s.cause == "" and s.repeated == ""
