@@ -64,10 +64,14 @@ def to_graph(obj: Any, **options: Any) -> Graph:
     )
 
 
+#: Options that belong to the conversion (adapters), not to the drawing.
+_CONVERT_OPTIONS = ("saved_tensors", "params", "outputs", "args", "expand_functions", "control_edges")
+
+
 def draw(obj: Any, **options: Any):  # -> graphviz.Digraph
     """Draw ``obj`` (anything :func:`to_graph` accepts) in the course's visual language; returns a
     ``graphviz.Digraph`` that displays itself in Jupyter. Options go to :func:`course_lib.render.draw`."""
     from . import render
 
-    convert = {k: options.pop(k) for k in ("saved_tensors", "params") if k in options}
+    convert = {k: options.pop(k) for k in _CONVERT_OPTIONS if k in options}
     return render.draw(to_graph(obj, **convert), **options)
