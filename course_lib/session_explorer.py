@@ -92,6 +92,7 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         self.ran: list[str] = []
         self._layouts: dict[int, render.Layout] = {}
         self._busy = False
+        self._last_request: tuple[Any, ...] | None = None
         size = self._font()
         big = W.Layout(height="40px", width="auto", min_width="150px")
         bstyle = {"font_size": f"{size}px"}
@@ -113,8 +114,8 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                       "and out (fetch a tensor) of a define-then-run graph</div>")
         buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
                          layout=W.Layout(flex_flow="row wrap", align_items="center"))
-        right = W.VBox([self.call, self.plan_view], layout=W.Layout(width="45%", min_width="0", margin="0 0 0 12px"))
-        left = W.VBox([self.graph_view], layout=W.Layout(width="55%", min_width="0"))
+        right = W.VBox([self.call, self.plan_view], layout=W.Layout(width="38%", min_width="0", margin="0 0 0 12px"))
+        left = W.VBox([self.graph_view], layout=W.Layout(width="62%", min_width="0"))
         self.children = [head, buttons, self.feed_box, self.message,
                          W.HBox([left, right], layout=W.Layout(width="100%")), self.legend]
         self.fetch.observe(self._on_change, "value")
@@ -299,6 +300,10 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
             self._show("note", "this graph has no operation to fetch")
             return
         fed = {k: float(s.value) for k, (box, s) in self._feeds.items() if box.value}
+        request = (fetch, tuple(fed.items()), self.graph.version, self.graph.finalized, id(self.session))
+        if request == self._last_request:  # e.g. the browser echoing a value back: nothing changed, nothing to do
+            return
+        self._last_request = request
         feed_dict = {self.graph.get_tensor(k): v for k, v in fed.items()}
         shown = ", ".join(f"{k}: {v:g}" for k, v in fed.items())
         call = f"sess.run({fetch!r}, feed_dict={{{shown}}})"

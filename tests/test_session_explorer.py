@@ -92,3 +92,11 @@ def test_a_given_graph_and_layout_kept_while_values_change() -> None:
     first = re.findall(r'<(?:ellipse|polygon)[^>]*>', e.graph_view.value)
     e.feed(a=1.5)
     assert re.findall(r'<(?:ellipse|polygon)[^>]*>', e.graph_view.value) == first  # nothing moved
+
+
+def test_an_unchanged_request_is_not_run_again() -> None:
+    e = SessionExplorer()
+    call = e.call.value
+    e.fetch.value = "y"  # the browser echoing the same value back
+    e._run()
+    assert e.call.value == call and "compiled a new plan" in text(e.call.value)
