@@ -299,7 +299,8 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         if fetch is None:
             self._show("note", "this graph has no operation to fetch")
             return
-        fed = {k: float(s.value) for k, (box, s) in self._feeds.items() if box.value}
+        # rounded: the browser snaps a slider to its step (3.0 may come back as 2.9999999999999996)
+        fed = {k: round(float(s.value), 9) for k, (box, s) in self._feeds.items() if box.value}
         request = (fetch, tuple(fed.items()), self.graph.version, self.graph.finalized, id(self.session))
         if request == self._last_request:  # e.g. the browser echoing a value back: nothing changed, nothing to do
             return

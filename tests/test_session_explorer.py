@@ -98,5 +98,6 @@ def test_an_unchanged_request_is_not_run_again() -> None:
     e = SessionExplorer()
     call = e.call.value
     e.fetch.value = "y"  # the browser echoing the same value back
+    e._feeds["x"][1].value = 1.0000000000000002  # or a slider snapped to its step
     e._run()
     assert e.call.value == call and "compiled a new plan" in text(e.call.value)
