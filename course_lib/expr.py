@@ -12,7 +12,7 @@ becomes code.
 ['x', 'w']
 >>> from course_lib import dynamic as dy
 >>> round(float(e.program(dy, x=dy.Tensor(3.0), w=dy.Tensor(2.0)).data), 4)
-0.9894
+0.657
 """
 
 from __future__ import annotations
