@@ -30,6 +30,7 @@ breakpoint in model, line 3:
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ from typing import Any
 __all__ = ["Stop", "describe", "locals_at_return", "peek_at_breakpoints"]
 
 MAX_WIDTH = 90  # a value longer than this is cut with "…", so one variable stays one line
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # "<function f at 0x7f...>": differs on every run, says nothing
 
 
 @dataclass(frozen=True)
@@ -58,10 +60,13 @@ class Stop:
 
 
 def describe(value: Any, width: int = MAX_WIDTH) -> str:
-    """One short, stable line for a value: modules by name (never their file path), everything else by ``repr``.
+    """One short, stable line for a value: modules by name (never their file path), an ``ops`` namespace by its
+    names, everything else by ``repr`` without memory addresses.
 
     >>> describe(types)
     '<module types>'
+    >>> describe(types.SimpleNamespace(sin=abs, cos=abs))
+    '<namespace: sin, cos>'
     >>> describe("a" * 200)[-3:]
     'aa…'
     """
@@ -69,11 +74,13 @@ def describe(value: Any, width: int = MAX_WIDTH) -> str:
         return f"<module {value.__name__}>"
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
         return f"<function {getattr(value, '__qualname__', getattr(value, '__name__', '?'))}>"
+    if isinstance(value, types.SimpleNamespace):  # e.g. the ops of a real framework (course_lib.frameworks)
+        return f"<namespace: {', '.join(vars(value))}>"
     try:
         text = repr(value)
     except Exception as exc:  # noqa: BLE001 - a broken __repr__ must not break the debugging tool
         text = f"<{type(value).__name__}: repr failed ({type(exc).__name__})>"
-    text = " ".join(text.split())  # multi-line reprs (arrays, tensors) on one line
+    text = _ADDRESS.sub("", " ".join(text.split()))  # multi-line reprs (arrays, tensors) on one line
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

@@ -53,6 +53,7 @@ def test_hook_is_restored_even_after_an_error():
 def test_describe_is_short_and_hides_helpers():
     assert debugging.describe(np.arange(100)).endswith("…") and len(debugging.describe(np.arange(100))) == 90
     assert debugging.describe(programs.affine_sin) == "<function affine_sin>"
+    assert debugging.describe(object()) == "<object object>", "no memory address"
 
     def f():
         ag__, retval_, _private, shown = 1, 2, 3, 4  # noqa: F841 - AutoGraph-style names are hidden
