@@ -34,7 +34,7 @@ Every walk is iterative (an explicit stack), so a chain of thousands of ops conv
 Creation order is a post-order walk that follows ``next_functions`` in order (autograd) or fx's node order, so the
 same model gives the same IR; ``id()`` is only used to recognise an object already seen, never to order.
 
->>> import torch                                                     # doctest: +SKIP
+>>> import torch
 >>> w = torch.tensor(2.0, requires_grad=True)
 >>> y = torch.sin(w * 3.0)
 >>> [n.op for n in to_graph(y, params={"w": w}).nodes]
@@ -172,7 +172,8 @@ def autograd_graph(
 ) -> Graph:
     """The autograd graph behind a tensor: one IR node per autograd node (see the module's mapping table).
 
-    >>> x = torch.randn(3, 4); model = torch.nn.Linear(4, 2)               # doctest: +SKIP
+    >>> import torch
+    >>> x = torch.randn(3, 4); model = torch.nn.Linear(4, 2)
     >>> g = autograd_graph(model(x).sum(), params=dict(model.named_parameters()))
     >>> [n.name for n in g.nodes]                                        # creation order: inputs first
     ['bias', 'weight', 'TBackward0', 'AddmmBackward0', 'SumBackward0']
@@ -259,8 +260,10 @@ def module_scopes(model: Any) -> Iterator[None]:
     The innermost module wins: its forward hook runs first and tags the nodes between its inputs and outputs; the
     enclosing module's hook stops at nodes already tagged.
 
-    >>> with module_scopes(model):                                  # doctest: +SKIP
-    ...     loss = model(x).sum()
+    >>> import torch
+    >>> model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+    >>> with module_scopes(model):
+    ...     loss = model(torch.randn(3, 4)).sum()
     >>> sorted({n.scope for n in autograd_graph(loss).nodes})      # a Sequential(Linear, ReLU, Linear)
     ['', '0', '1', '2']
     """
@@ -336,7 +339,8 @@ def _module_stack_scope(fx_node: Any) -> str | None:
 def fx_graph(obj: Any, *, name: str | None = None) -> Graph:
     """A ``torch.fx`` graph, one IR node per fx node (``output`` included), in fx's own order.
 
-    >>> gm = torch.fx.symbolic_trace(torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU()))  # doctest: +SKIP
+    >>> import torch
+    >>> gm = torch.fx.symbolic_trace(torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU()))
     >>> [(n.name, n.op) for n in fx_graph(gm).nodes]
     [('input_1', 'placeholder'), ('_0', 'Linear'), ('_1', 'ReLU'), ('output', 'output')]
     """
@@ -479,7 +483,7 @@ def capture_compiled(
     ``InvalidCxxCompiler`` after a long wait.
 
     >>> cap = capture_compiled(model, torch.randn(3, 4))            # doctest: +SKIP
-    >>> cap.count, len(cap.graphs[0].graph.nodes)
+    >>> cap.count, len(cap.graphs[0].graph.nodes)                   # doctest: +SKIP
     (1, 9)
     """
     torch = _torch()
