@@ -19,8 +19,11 @@ This module wraps the two calls whose plumbing does not belong in a notebook cel
 
 Frameworks are imported only when these functions are called (``import course_lib`` stays light).
 
->>> # exported = torch_export(lambda x: torch.sin(x) * 2, torch.ones(3))      # doctest: +SKIP
->>> # exported.ok, exported.size                                             -> (True, 5)
+>>> import torch
+>>> torch_export(lambda x: torch.sin(x) * 2.0, torch.ones(3))       # placeholder, sin, mul, output
+Exported(ok, 4 fx nodes)
+>>> torch_export(lambda x: x if x.sum() > 0 else -x, torch.ones(3)).error_type
+'GuardOnDataDependentSymNode'
 """
 
 from __future__ import annotations
