@@ -4,11 +4,12 @@ This module is the single source notebook 08 displays. Each notebook ends with a
 when a notebook is written (or its verdict changes), the verdict of each of its claims is copied here in a sentence
 or two. A claim whose notebook does not exist yet has ``verdict=None`` and is shown as "to be tested in NN".
 ``tests/test_claims.py`` keeps the two in step: a notebook named here must exist with a Verdict cell exactly when
-its claims have verdicts.
+its claims have verdicts. Notebook 08 shows this ledger with its outputs committed: after editing a claim, refresh
+it with ``.venv/bin/python tools/run_notebooks.py notebooks/08_where_we_are_today.ipynb``.
 
 >>> len(CLAIMS) >= 15 and all(c.notebook.endswith(".ipynb") for c in CLAIMS)
 True
->>> by_key("A3.8").notebook
+>>> by_key("A3.10").notebook
 '07_recursive_networks.ipynb'
 """
 
@@ -48,14 +49,17 @@ CLAIMS: tuple[Claim, ...] = (
           "08_where_we_are_today.ipynb", "no longer a framework difference",
           "Today it is a difference between two modes that both frameworks have. TensorFlow 2 runs eagerly by default "
           "and builds a static graph only inside tf.function (AutoGraph turns a tensor if/while into cond/while_loop; "
-          "a Python range(100) loop unrolls into 400 ops). PyTorch runs eagerly and captures static graphs on request: "
+          "a Python range(100) loop unrolls into 402 ops). PyTorch runs eagerly and captures static graphs on request: "
           "torch.fx refuses data-dependent control flow, torch.compile splits the function at a graph break (2 graphs, "
           "then a 3rd for the other branch), torch.export needs torch.cond, and torch.jit.trace silently keeps one "
           "branch."),
+    # ---------------------------------------------------------------- Answer 1
     Claim("A1.1", "Answer 1",
           "Both TensorFlow and PyTorch allow specifying new computations at any point in time.",
           "Either framework lets you add computations between runs.",
-          "02_define_then_run_tensorflow.ipynb"),
+          "02_define_then_run_tensorflow.ipynb", "true",
+          "A TensorFlow 1 graph can be appended to at any time, even between Session.run calls (notebook 02, section "
+          "7); PyTorch records a new graph on every run. What a change costs TensorFlow is a recompile."),
     Claim("A1.2", "Answer 1",
           "TensorFlow has a \"compilation\" steps which incurs performance penalty every time you modify the graph.",
           "Changing a TensorFlow graph costs a recompilation.",
@@ -69,55 +73,95 @@ CLAIMS: tuple[Claim, ...] = (
           "It's similar to interpreters vs. compilers -- the compilation step makes things faster, but also "
           "discourages people from modifying the program too often.",
           "Static graphs behave like compiled code, dynamic ones like interpreted code.",
-          "05_the_cost_of_compiling.ipynb"),
+          "04_side_by_side.ipynb", "true, and now a choice per function",
+          "Our define-then-run compiler pruned 3 nodes, folded 2 and merged 1 before running; PyTorch optimised only "
+          "once it had captured a graph. Both frameworks now interpret by default and compile on request "
+          "(tf.function, torch.compile); the cost of compiling is measured in notebook 05."),
     Claim("A1.5", "Answer 1",
           "the underlying runtime will rerun some optimizations which can take extra time, perhaps 200usec. In "
           "contrast, running an op in previously defined graph, or in numpy/PyTorch can be as low as 1 usec.",
           "A graph change costs about 200 µs; one op costs about 1 µs.",
           "05_the_cost_of_compiling.ipynb"),
+    # ---------------------------------------------------------------- Answer 2
     Claim("A2.1", "Answer 2",
           "In tensorflow you first have to define the graph, then you execute it.",
           "TensorFlow separates building the graph from running it.",
-          "02_define_then_run_tensorflow.ipynb"),
+          "02_define_then_run_tensorflow.ipynb", "true of TensorFlow 1, no longer the default",
+          "True of TensorFlow 1 and of tf.compat.v1 today. TensorFlow 2 is eager by default; define-then-run lives on "
+          "in tf.function, which traces a graph on its first call."),
     Claim("A2.2", "Answer 2",
           "Once defined you graph is immutable: you can't add/remove nodes at runtime.",
           "A TensorFlow graph cannot change once it runs.",
-          "02_define_then_run_tensorflow.ipynb"),
+          "02_define_then_run_tensorflow.ipynb", "too strong",
+          "A TensorFlow 1 graph can be appended to at any time, even between runs; it is immutable only during a run "
+          "and after finalize() (RuntimeError: Graph is finalized and cannot be modified). Removing nodes has no "
+          "public API. The real price of a change is a recompile; in TensorFlow 2 a change to a tf.function's graph "
+          "means a retrace."),
     Claim("A2.3", "Answer 2",
           "In pytorch, instead, you can change the structure of the graph at runtime: you can thus add/remove nodes "
           "at runtime, dynamically changing its structure.",
           "A PyTorch graph can take a different structure on every run.",
-          "03_define_by_run_pytorch.ipynb"),
+          "03_define_by_run_pytorch.ipynb", "true, with a precision",
+          "Nobody edits a graph: each run records a new one, so a different input gives a different graph (9 against "
+          "3 autograd nodes in notebook 03). Recording costs little per op; what it gives up is a view of the whole "
+          "graph before running."),
+    # ---------------------------------------------------------------- Answer 3
     Claim("A3.1", "Answer 3",
           "Both frameworks operate on tensors and view any model as a directed acyclic graph (DAG)",
           "Any model, in either framework, is a DAG of tensor operations.",
-          "01_graphs_are_dags.ipynb"),
+          "01_graphs_are_dags.ipynb", "still true, with two footnotes",
+          "Tensors are on every edge in both frameworks and every graph is a DAG (a cycle is refused). Footnotes: "
+          "TensorFlow 1's while_loop wrote a back edge into its graph (TensorFlow 2's control flow keeps graphs "
+          "acyclic); and TensorFlow's graph is the program, PyTorch's the autograd record of one run."),
     Claim("A3.2", "Answer 3",
           "TensorFlow follows ‘data as code and code is data’ idiom. In TensorFlow you define graph statically before "
           "a model can run.",
           "In TensorFlow the program is a data structure (the graph), built before anything runs.",
-          "02_define_then_run_tensorflow.ipynb"),
+          "02_define_then_run_tensorflow.ipynb", "true, still how TensorFlow ships models",
+          "The GraphDef was counted, written to disk, re-imported and run; SavedModel still stores the traced graphs "
+          "of tf.functions as GraphDefs."),
     Claim("A3.3", "Answer 3",
           "All communication with outer world is performed via tf.Session object and tf.Placeholder which are tensors "
           "that will be substituted by external data at runtime.",
           "Data enters a TensorFlow graph only through placeholders, and results leave only through Session.run.",
-          "02_define_then_run_tensorflow.ipynb"),
+          "02_define_then_run_tensorflow.ipynb", "true in TensorFlow 1, gone from TensorFlow 2's default API",
+          "A little looser than it sounds even in TensorFlow 1 (any tensor can be fed or fetched; variables keep "
+          "state between runs). TensorFlow 2 has no Session and no placeholder by default: a tf.function takes "
+          "ordinary arguments."),
     Claim("A3.4", "Answer 3",
           "In PyTorch things are way more imperative and dynamic: you can define, change and execute nodes as you "
           "go, no special session interfaces or placeholders.",
           "PyTorch runs each operation as the Python line runs; no session, no placeholders.",
-          "03_define_by_run_pytorch.ipynb"),
+          "03_define_by_run_pytorch.ipynb", "true, and no longer PyTorch's alone",
+          "PyTorch computes each line at once and its graph grows node by node; TensorFlow 2 made the same choice "
+          "(eager by default; Session and placeholder survive only in tf.compat.v1)."),
     Claim("A3.5", "Answer 3",
-          "the framework is more tightly integrated with Python language and feels more native most of the times. "
-          "... this still sounds like a matter of taste more or less.",
-          "PyTorch feels like plain Python; the difference is partly a matter of taste.",
-          "04_side_by_side.ipynb"),
+          "the framework is more tightly integrated with Python language and feels more native most of the times.",
+          "PyTorch code is plain Python: print, breakpoints, if and while just work.",
+          "03_define_by_run_pytorch.ipynb", "true for eager code",
+          "print, breakpoint(), if and while behave as in any Python program. The fine print returns with graphs: a "
+          "tf.function stops once while tracing and sees symbols; inside torch.compile a print splits the graph."),
     Claim("A3.6", "Answer 3",
-          "with static graphs, the input sequence length will stay constant. ... you must fix the sentence length to "
-          "some maximum value and pad all smaller sequences with zeros.",
+          "When you write in TensorFlow sometimes you feel that your model is behind a brick wall with several tiny "
+          "holes to communicate over.",
+          "A TensorFlow model is hard to look into: only fetches and feeds get through.",
+          "04_side_by_side.ipynb", "still true inside a graph",
+          "In both frameworks: inside a tf.function Python ran once (1 of 3 calls); inside torch.compile a print broke "
+          "the graph in two. Outside them there is no wall any more."),
+    Claim("A3.7", "Answer 3",
+          "Anyways, this still sounds like a matter of taste more or less.",
+          "Which style you prefer is a matter of taste.",
+          "04_side_by_side.ipynb", "partly",
+          "Each style makes different tasks easy, which is not taste. What became a choice is the style per function: "
+          "both frameworks start define-by-run and opt into a graph (tf.function; torch.compile, torch.export). What "
+          "remains taste: AutoGraph's rules against Dynamo's guards, Keras against nn.Module."),
+    Claim("A3.8", "Answer 3",
+          "Recall RNNs: with static graphs, the input sequence length will stay constant. This means that if you "
+          "develop a sentiment analysis model for English sentences you must fix the sentence length to some maximum "
+          "value and pad all smaller sequences with zeros.",
           "A static graph forces every sequence to be padded to one maximum length.",
           "06_variable_length_sequences.ipynb"),
-    Claim("A3.7", "Answer 3",
+    Claim("A3.9", "Answer 3",
           "And you will get more problems in the domain of recursive RNNs and tree-RNNs.",
           "Networks shaped like a parse tree are harder still for static graphs.",
           "07_recursive_networks.ipynb", "still true of static graphs",
@@ -125,7 +169,7 @@ CLAIMS: tuple[Claim, ...] = (
           "new tree shape, tf.function retraces for every new nesting of its input, and a tf.function whose recursion "
           "depends on a tensor cannot be traced at all (StagingError: RecursionError while tracing). Define-by-run, "
           "in our engine, in PyTorch and in TensorFlow 2's eager mode, just follows each tree."),
-    Claim("A3.8", "Answer 3",
+    Claim("A3.10", "Answer 3",
           "Currently Tensorflow has limited support for dynamic inputs via Tensorflow Fold. PyTorch has it "
           "by-default.",
           "TensorFlow handles tree-shaped inputs only through TensorFlow Fold; PyTorch handles them natively.",
@@ -133,7 +177,7 @@ CLAIMS: tuple[Claim, ...] = (
           "The PyTorch half still holds. The TensorFlow half is history: Fold's last release targeted TensorFlow 1.0, "
           "its repository is archived and it was never ported to TensorFlow 2, whose default eager mode runs a "
           "recursive tree-RNN as plainly as PyTorch. Fold's idea lives on: batching the nodes of equal depth across "
-          "50 trees of 8 words ran 57 ops instead of 1,400 one node at a time."),
+          "50 trees of 8 words ran 57 ops instead of 1,400."),
 )
 
 
@@ -205,6 +249,7 @@ class Ledger:
         def e(s: str) -> str:
             return html.escape(s, quote=True)
 
+        cell = "padding:4px 8px;text-align:left;vertical-align:top"  # JupyterLab right-aligns table cells
         rows = []
         for c in self.claims:
             nb = c.notebook
@@ -212,13 +257,12 @@ class Ledger:
             verdict = e(c.verdict) if c.verdict else f"<i>to be tested in {e(nb[:2])}</i>"
             rows.append(
                 "<tr style='vertical-align:top'>"
-                f"<td style='padding:4px 8px'><b>{e(c.key)}</b></td>"
-                f"<td style='padding:4px 8px'>“{e(c.quote)}”<br><small>{e(c.answer)} — {e(c.plain)}</small></td>"
-                f"<td style='padding:4px 8px'><a href='{e(nb)}'>{e(nb[:2])}</a></td>"
-                f"<td style='padding:4px 8px'><b>{status}</b><br>{verdict}</td></tr>")
-        head = ("<tr><th style='padding:4px 8px'>#</th><th style='padding:4px 8px;text-align:left'>claim</th>"
-                "<th style='padding:4px 8px'>tested in</th><th style='padding:4px 8px;text-align:left'>verdict today"
-                "</th></tr>")
+                f"<td style='{cell}'><b>{e(c.key)}</b></td>"
+                f"<td style='{cell}'>“{e(c.quote)}”<br><small>{e(c.answer)} — {e(c.plain)}</small></td>"
+                f"<td style='{cell}'><a href='{e(nb)}'>{e(nb[:2])}</a></td>"
+                f"<td style='{cell}'><b>{status}</b><br>{verdict}</td></tr>")
+        head = "".join(f"<th style='{cell}'>{h}</th>" for h in ("#", "claim", "tested in", "verdict today"))
+        head = f"<tr>{head}</tr>"
         return (f"<div style='font-size:14px'><table style='border-collapse:collapse'>{head}{''.join(rows)}</table>"
                 f"<p><small>Quotes: {e(SOURCE)}. Verdicts: TensorFlow 2.21, PyTorch 2.13, measured in the notebooks."
                 "</small></p></div>")

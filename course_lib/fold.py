@@ -231,18 +231,18 @@ class FoldGraph:
 
 # ---------------------------------------------------------------------------------------------------- picture
 def picture(trees: list[Tree]) -> ir.Graph:
-    """The batch as one graph for drawing: every node of every tree, each phrase in the cluster of its level
-    (``level k: one batched cell``), words in ``level 0: words``. A phrase box names its tree (``tree 2``), a word
-    box its word and tree (``cat (t2)``)."""
+    """The batch as one graph for drawing: each tree in its own cluster (``tree 2``), each phrase labelled with its
+    level (``level 2``). Drawn bottom-up, a node's row is its level (words at the bottom), so one row across all the
+    trees is one batched cell."""
     s = schedule(trees)
     g = ir.Graph("dynamic batching by depth")
     made: list[ir.Node] = []
     for i in range(s.n_nodes):
+        tree = f"tree {s.tree[i] + 1}"
         if s.words[i] is not None:
-            made.append(g.add("word", name=f"{s.words[i]} (t{s.tree[i] + 1})", kind="input", scope="level 0: words"))
-        else:
-            tree = f"tree {s.tree[i] + 1}"  # op = name: the box reads "tree 2" (TensorFlow-style _1 suffixes hidden)
-            made.append(g.add(tree, [made[s.left[i]], made[s.right[i]]], name=tree,
-                              scope=f"level {s.height[i]}: one batched cell"))
+            made.append(g.add("word", name=f"{tree}/{s.words[i]}", kind="input", scope=tree))
+        else:  # op = the label; the renderer hides the _1, _2 suffixes of repeated names
+            level = f"level {s.height[i]}"
+            made.append(g.add(level, [made[s.left[i]], made[s.right[i]]], name=f"{tree}/{level}", scope=tree))
     g.mark_output(*[made[r] for r in s.roots])
     return g

@@ -21,11 +21,12 @@ import logging
 import os
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
-__all__ = ["Captured", "ErrorSummary", "captured", "summarize", "tensorflow", "torch"]
+__all__ = ["Captured", "ErrorSummary", "captured", "error_of", "summarize", "tensorflow", "torch"]
 
 QUIET_TF_ENV = {"TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0"}
 
@@ -150,6 +151,9 @@ def summarize(exc: BaseException) -> ErrorSummary:
     cause = ""
     if lines and re.match(r"^\s*[A-Za-z_][A-Za-z0-9_.]*(Error|Exception): ", lines[-1]):
         cause = lines[-1].strip()
+        # CPython ends this message with where it noticed ("in comparison", "while calling a Python object"),
+        # which differs from run to run: keep the part that does not
+        cause = re.sub(r"^(RecursionError: maximum recursion depth exceeded).*$", r"\1", cause)
     code: dict[str, int] = {}
     for k, ln in enumerate(lines[:-1]):
         if ln.lstrip().startswith("File ") and " in " in ln:
@@ -158,3 +162,22 @@ def summarize(exc: BaseException) -> ErrorSummary:
                 code[src] = code.get(src, 0) + 1
     repeated, repeats = max(code.items(), key=lambda kv: kv[1], default=("", 0))
     return ErrorSummary(type(exc).__name__, first, cause, repeated if repeats > 1 else "", repeats)
+
+
+def error_of(fn: Callable[..., Any], *args: Any, loggers: tuple[str, ...] = ()) -> ErrorSummary | None:
+    """Call ``fn(*args)`` expecting it to fail: the :class:`ErrorSummary` of what it raised, or None if it did not.
+
+    Output and warnings of the call are captured (see :func:`captured`, with ``loggers``), so a notebook shows only
+    the summary -- the same on every machine.
+
+    >>> error_of(int, "seven")
+    ValueError: invalid literal for int() with base 10: 'seven'
+    >>> error_of(int, "7") is None
+    True
+    """
+    try:
+        with captured(*loggers):
+            fn(*args)
+    except Exception as exc:  # noqa: BLE001 - any failure is what the caller wants to see
+        return summarize(exc)
+    return None

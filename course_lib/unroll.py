@@ -58,9 +58,9 @@ class UnrollExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         self.right = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.counts: tuple[int, int] = (0, 0)
         panes = W.HBox([W.VBox([title("for i in range(n): unrolled while tracing"), self.left],
-                               layout=W.Layout(width="40%", min_width="0")),
+                               layout=W.Layout(width="45%", min_width="0")),
                         W.VBox([title("for i in tf.range(n): one While op, body traced once"), self.right],
-                               layout=W.Layout(width="60%", min_width="0"))],
+                               layout=W.Layout(width="55%", min_width="0"))],
                        layout=W.Layout(width="100%", gap="12px"))
         self.children = [self.slider, self.message, self.summary, panes]
         self.slider.observe(self._on_change, "value")
@@ -80,11 +80,14 @@ class UnrollExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         cu, cl = loop_graphs(self.unrolled, self.looped, n)
         self.counts = (count_ops(cu).total, count_ops(cl).total)
         self.left.value = render.to_svg(_to_graph(cu), legend=False, prefix=f"{self._prefix}u")
-        self.right.value = render.to_svg(_to_graph(cl), legend=False, prefix=f"{self._prefix}l")
+        looped_graph = _to_graph(cl)
+        bodies = sorted({n.scope for n in looped_graph.nodes if "/" in n.scope})  # while/cond, while/body
+        self.right.value = render.to_svg(looped_graph, legend=False, prefix=f"{self._prefix}l", collapse=bodies)
         traces = (self.unrolled.experimental_get_tracing_count(), self.looped.experimental_get_tracing_count())
         self.summary.value = (
             f'<div style="font-size:{_font()}px">n = {n}: the unrolled graph has <b>{self.counts[0]}</b> ops '
-            f"(4 per step), the while_loop graph <b>{self.counts[1]}</b> ops (its cond and body included) for any n. "
+            f"(4 per step), the while_loop graph <b>{self.counts[1]}</b> ops (its cond and body, drawn as one box each, "
+            "included) for any n. "
             f"Traces so far: <b>{traces[0]}</b> for range (one per n tried), <b>{traces[1]}</b> for tf.range.</div>")
         self.message.value = ""
 

@@ -150,17 +150,13 @@ def test_one_static_graph_compiled_once_runs_every_batch(net: TreeRNN) -> None:
         g.run([trees.parse("(a (b (c (d (e (f (g (h i))))))))")])
 
 
-def test_picture_clusters_nodes_by_level() -> None:
+def test_picture_clusters_by_tree_and_labels_levels() -> None:
     b = [trees.parse("((a b) c)"), trees.parse("(d (e (f g)))")]
     g = fold.picture(b)
-    scopes = [n.scope for n in g.nodes]
-    assert scopes.count("level 0: words") == 7 and scopes.count("level 1: one batched cell") == 2
-    assert [n.op for n in g.outputs] == ["tree 1", "tree 2"]
-    assert g["a (t1)"].kind == "input"
-
-
-def test_shapes_are_compared_after_binarizing(net: TreeRNN) -> None:
-    cache = ShapeCache(net)
-    for s in ["(a b c)", "((x y) z)", "((a))", "b"]:
-        cache.run(trees.parse(s))
-    assert cache.graphs_built == 2  # ((* *) *) and *
+    assert [n.scope for n in g.nodes].count("tree 1") == 5 and [n.scope for n in g.nodes].count("tree 2") == 7
+    assert [n.op for n in g.outputs] == ["level 2", "level 3"]
+    assert g["tree 1/a"].kind == "input"
+    levels = [int(n.op.split()[1]) for n in g.nodes if n.kind == "op"]
+    assert levels == [1, 2, 1, 2, 3]
+    depth = g.depths()  # the renderer's row of a node is its longest path from a word: its level
+    assert all(depth[n.id] == int(n.op.split()[1]) for n in g.nodes if n.kind == "op")
