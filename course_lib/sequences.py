@@ -50,6 +50,7 @@ __all__ = [
     "DynamicRun",
     "PaddingCount",
     "StaticUnroll",
+    "StrategyCosts",
     "TinyRNN",
     "buckets",
     "by_step",
@@ -59,13 +60,16 @@ __all__ = [
     "lengths_with_spread",
     "pad",
     "padding_count",
+    "plot_waste",
     "reference_scores",
     "sentences_with_spread",
+    "strategy_costs",
     "to_torch",
     "tokens",
+    "waste_rows",
 ]
 
-#: A small corpus of review-like sentences, 2 to 12 words long (the notebooks' running example).
+#: A small corpus of review-like sentences, 1 to 10 words long (the notebooks' running example).
 SENTENCES: tuple[str, ...] = (
     "great film",
     "not good at all",
@@ -412,6 +416,121 @@ def to_torch(rnn: TinyRNN) -> Any:
         net.bias_ih_l0.copy_(torch.from_numpy(rnn.b.copy()))
         net.bias_hh_l0.zero_()
     return net
+
+
+# ---------------------------------------------------------------------------------------------- waste and cost
+def waste_rows(max_spread: int = 5, ks: Sequence[int] = (1, 2, 4), n: int = 8, mean: int = 6) -> list[tuple[int, ...]]:
+    """Padded cell steps for each length spread: ``(spread, longest, words, padded with k=1 bucket, k=2 …)``.
+
+    >>> waste_rows(1, ks=(1,))
+    [(0, 6, 48, 0), (1, 7, 48, 8)]
+    """
+    rows = []
+    for spread in range(max_spread + 1):
+        lens = lengths_with_spread(spread, n, mean)
+        rows.append((spread, max(lens), sum(lens),
+                     *(bucketed_count(lens, buckets(lens, k=k)).padded for k in ks)))
+    return rows
+
+
+def plot_waste(max_spread: int = 5, ks: Sequence[int] = (1, 2, 4), n: int = 8, mean: int = 6) -> Any:
+    """The share of cell steps spent on padding as the lengths spread, for k buckets (k = 1: pad to the longest),
+    with define-by-run's zero for reference."""
+    import matplotlib.pyplot as plt
+
+    rows = waste_rows(max_spread, ks, n, mean)
+    spreads = [r[0] for r in rows]
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    styles = ["-o", "--s", ":^", "-.v"]
+    for j, k in enumerate(ks):
+        share = [100 * r[3 + j] / (r[2] + r[3 + j]) for r in rows]
+        label = "define-then-run, pad to the longest" if k == 1 else f"bucketing: {k} graphs"
+        ax.plot(spreads, share, styles[j % len(styles)], color=("#D55E00", "#E69F00", "#0072B2", "#CC79A7")[j % 4],
+                label=label, linewidth=2)
+    ax.plot(spreads, [0] * len(spreads), "-", color="#009E73", label="define-by-run, one sentence at a time",
+            linewidth=2)
+    ax.set_xlabel(f"length spread (sentences of {mean} ± spread words, {n} of them)")
+    ax.set_ylabel("% of cell steps on padding")
+    ax.set_xticks(spreads)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=9, loc="upper left")
+    ax.set_title("Padding wasted: counted, not timed", loc="left")
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+@dataclass
+class StrategyCosts:
+    """Time per batch of each strategy (``times``: label -> Measurement) and the cell steps each one runs."""
+
+    times: dict[str, Any]
+    steps: dict[str, int]
+
+    def table(self) -> Any:
+        from .compiling import Table
+        from .measure import fmt_seconds
+
+        return Table(["one batch of sentences", "time", "cell steps run"],
+                     [(k, fmt_seconds(m.median), f"{self.steps[k]:,}" if k in self.steps else "")
+                      for k, m in self.times.items()])
+
+
+def strategy_costs(rnn: TinyRNN, sentences: Sequence[np.ndarray], repeat: int = 5, k: int = 2,
+                   extra: dict[str, Any] | None = None, extra_steps: dict[str, int] | None = None,
+                   progress: Any = None) -> StrategyCosts:
+    """Time one batch, strategy by strategy: our static engine padded (one compiled graph) and bucketed (``k``
+    graphs), our dynamic engine sentence by sentence, and ``torch.nn.RNN`` padded, packed and sentence by
+    sentence; ``extra``: more labelled callables (e.g. a ``tf.function``), ``extra_steps`` the cell steps they
+    run. Graphs are built and compiled before
+    timing: this measures running, not compiling."""
+    import torch
+    from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
+
+    from .measure import measure
+
+    tick = progress.tick if progress is not None else (lambda *_: None)
+    lens = [len(x) for x in sentences]
+    T = max(lens)
+    static = StaticUnroll(rnn, T)
+    padded_batch = pad(sentences)
+    groups = buckets(lens, k=k)
+    bucket_runs = []
+    for g in groups:
+        part = [sentences[i] for i in g]
+        unroll = StaticUnroll(rnn, max(len(x) for x in part))
+        bucket_runs.append((unroll, pad(part)))
+    net = to_torch(rnn)
+    tx = pad_sequence([torch.from_numpy(np.asarray(x)) for x in sentences], batch_first=True)
+    tlens = torch.tensor(lens)
+    singles = [torch.from_numpy(np.asarray(x))[None] for x in sentences]
+    cases: dict[str, Any] = {
+        "our static engine: padded, one graph": lambda: static.run(*padded_batch),
+        f"our static engine: {len(groups)} buckets, {len(groups)} graphs":
+            lambda: [u.run(*b) for u, b in bucket_runs],
+        "our dynamic engine: one sentence at a time": lambda: [dynamic_unroll(rnn, x) for x in sentences],
+        "torch nn.RNN: padded batch (wrong for short sentences)": lambda: net(tx),
+        "torch nn.RNN: pack_padded_sequence": lambda: net(pack_padded_sequence(tx, tlens, batch_first=True,
+                                                                              enforce_sorted=False)),
+        "torch nn.RNN: one sentence at a time": lambda: [net(x) for x in singles],
+    }
+    cases.update(extra or {})
+    packed = pack_padded_sequence(tx, tlens, batch_first=True, enforce_sorted=False)
+    steps = {
+        "our static engine: padded, one graph": padding_count(lens).total,
+        f"our static engine: {len(groups)} buckets, {len(groups)} graphs": bucketed_count(lens, groups).total,
+        "our dynamic engine: one sentence at a time": sum(lens),
+        "torch nn.RNN: padded batch (wrong for short sentences)": padding_count(lens).total,
+        "torch nn.RNN: pack_padded_sequence": int(packed.batch_sizes.sum()),
+        "torch nn.RNN: one sentence at a time": sum(lens),
+        **(extra_steps or {}),
+    }
+    times = {}
+    with torch.no_grad():
+        for label, fn in cases.items():
+            tick(label)
+            times[label] = measure(fn, repeat=repeat, budget=0.1)
+    return StrategyCosts(times, steps)
 
 
 # ---------------------------------------------------------------------------------------------- picture

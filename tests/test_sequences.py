@@ -167,3 +167,29 @@ def test_torch_rnn_with_our_weights_and_packed_sequences_matches_numpy(rnn: sq.T
     _, h = sq.to_torch(rnn)(packed)
     scores = torch.sigmoid(h[0] @ torch.from_numpy(rnn.v)).detach().numpy()
     np.testing.assert_allclose(scores, sq.reference_scores(rnn, xs), rtol=1e-10)
+
+
+def test_waste_rows_count_what_padding_costs() -> None:
+    rows = sq.waste_rows(5, ks=(1, 2, 8))
+    assert [r[0] for r in rows] == list(range(6))
+    assert rows[0][3:] == (0, 0, 0)  # equal lengths: nothing to pad
+    padded = [r[3] for r in rows]
+    assert padded == sorted(padded) and padded[-1] > 0  # more spread, more padding
+    assert all(r[4] <= r[3] for r in rows) and all(r[5] == 0 for r in rows)  # 8 buckets of 1: no padding
+    for spread, longest, words, *_ in rows:
+        assert longest == max(sq.lengths_with_spread(spread)) and words == sum(sq.lengths_with_spread(spread))
+    assert sq.plot_waste(3).axes[0].get_ylabel() == "% of cell steps on padding"
+
+
+def test_strategy_costs_count_the_cell_steps_of_each_strategy(rnn: sq.TinyRNN) -> None:
+    pytest.importorskip("torch")
+    xs = [rnn.embed(s) for s in sq.SENTENCES]
+    lens = sq.lengths(sq.SENTENCES)
+    costs = sq.strategy_costs(rnn, xs, repeat=1, k=2, extra={"nothing": lambda: None})
+    steps = costs.steps
+    assert steps["our static engine: padded, one graph"] == len(lens) * max(lens)
+    assert steps["our dynamic engine: one sentence at a time"] == sum(lens)
+    assert steps["torch nn.RNN: pack_padded_sequence"] == sum(lens)
+    assert sum(lens) < steps["our static engine: 2 buckets, 2 graphs"] < len(lens) * max(lens)
+    assert set(costs.times) == set(steps) | {"nothing"}
+    assert "cell steps run" in repr(costs.table())
