@@ -1063,7 +1063,7 @@ def draw(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = Non
     >>> from course_lib.graph import Graph
     >>> g = Graph(); x = g.add("placeholder", name="x", kind="input"); _ = g.add("exp", [x])
     >>> d = draw(g)
-    >>> d.source.startswith('digraph "g')
+    >>> d.source.startswith("digraph g")
     True
     """
     lay = Layout(graph, theme=theme, max_nodes=max_nodes, collapse=collapse, prefix=prefix,
