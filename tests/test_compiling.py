@@ -161,3 +161,24 @@ def test_static_engine_is_define_then_run() -> None:
     sc = cc.StaticChain(3)
     with pytest.raises(st.SymbolicBoolError):
         bool(sc.y)
+
+
+def test_then_and_now_verdicts_follow_the_2017_figures() -> None:
+    m = lambda s: cc.Measurement(s, s, s, 1, 1)
+    table = cc.then_and_now(per_op={"numpy": m(0.5e-6), "PyTorch eager": m(4e-6), "TensorFlow eager": m(30e-6)})
+    assert [row[-1] for row in table.rows] == ["holds: about 1 µs", "same order: a few µs", "no: well above 1 µs"]
+    assert cc._change_verdict(50e-6) == "cheaper than 200 µs"
+    assert cc._change_verdict(250e-6) == "holds: about 200 µs"
+    assert cc._change_verdict(3e-3) == "the penalty is larger today"
+    assert table.header[-1] == "verdict" and all(len(row) == 5 for row in table.rows)
+
+
+def test_abandoned_captures_are_not_counted() -> None:
+    """A capture Dynamo restarts (inductor, cold cache) leaves an emptied graph in the counting backend's list."""
+
+    class FakeGraph:
+        def __init__(self, n: int) -> None:
+            self.graph = type("G", (), {"nodes": list(range(n))})()
+
+    capture = type("Capture", (), {"graphs": [FakeGraph(0), FakeGraph(4), FakeGraph(5)]})()
+    assert [len(g.graph.nodes) for g in cc._kept(capture)] == [4, 5]
