@@ -272,7 +272,7 @@ class Graph:
         g = cls(data.get("name", "graph"))
         for d in data["nodes"]:
             ins = [g.nodes[i] for i in d["inputs"]]
-            g.add(d["op"], ins, name=d["name"], kind=d.get("kind", "op"), attrs=d.get("attrs"),
+            g.add(d["op"], ins, name=d["name"], kind=d.get("kind", "op"), attrs=_tuples(d.get("attrs") or {}),
                   value=d.get("value"), scope=d.get("scope", ""), gradient=d.get("gradient", False))
         g.outputs = [g.nodes[i] for i in data.get("outputs", [])]
         return g
@@ -335,6 +335,15 @@ def _jsonable(v: Any) -> Any:
     if v is None or isinstance(v, (str, int, float, bool)):
         return v
     return str(v)
+
+
+def _tuples(v: Any) -> Any:
+    """JSON has no tuples: give back the tuples attributes had (shapes, branch keys) so they compare equal again."""
+    if isinstance(v, list):
+        return tuple(_tuples(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _tuples(x) for k, x in v.items()}
+    return v
 
 
 def _short(v: Any, digits: int = 4) -> str:

@@ -112,6 +112,8 @@ class Graph(ir.Graph):
         elif scope:
             name = f"{scope}/{op}"
         node = super().add(op, inputs, name=name, **kw)
+        if "cond_key" in node.attrs:  # a cond read back from data: new conds must not reuse its key
+            self._cond_keys = max(self._cond_keys, node.attrs["cond_key"] + 1)
         if self._branches:
             node.attrs["branch"] = tuple(self._branches)
         for observe in self.observers:
@@ -608,7 +610,8 @@ class Plan:
 
     def run_observed(self, feed_values: Sequence[np.ndarray]) -> list[tuple[ir.Node, np.ndarray]]:
         """Like :meth:`run`, but returns (node, value) for every value in the order it appears: fed and
-        variable values and folded constants first, then each executed step (only the taken branch of a cond)."""
+        variable values and folded constants first, then each executed step — only the taken branch of a cond,
+        whose own constants appear when the branch is entered."""
         regs: list[Any] = self._consts.copy()
         seen: list[tuple[ir.Node, np.ndarray]] = []
         for r, v, n in zip(self.feed_regs, feed_values, self.fed):
@@ -617,20 +620,30 @@ class Plan:
         for r, node in self.var_regs:
             regs[r] = node.value
             seen.append((node, node.value))  # type: ignore[arg-type]
+        waiting = []
         for n, r in self._const_nodes:
-            seen.append((n, regs[r]))
-        stack = [iter(self.steps)]
-        with np.errstate(all="ignore"):
-            while stack:
-                step = next(stack[-1], None)
-                if step is None:
-                    stack.pop()
-                    continue
-                step(regs)
-                if step.node.op == "cond":  # the branch block ran inside the step: report its nodes first
-                    for inner_node, reg in step.executed(regs):
-                        seen.append((inner_node, regs[reg]))
+            if n.attrs.get("branch"):
+                waiting.append((n, r))
+            else:
+                seen.append((n, regs[r]))
+        taken: set[Any] = set()
+
+        def walk(steps: list[Any]) -> None:  # recursion only as deep as conds are nested
+            for step in steps:
+                if step.node.op == "cond":
+                    side = bool(np.any(regs[step.pred]))
+                    taken.add((step.node.attrs["cond_key"], step.node.inputs[0].id, side))
+                    for n, r in [w for w in waiting if set(w[0].attrs["branch"]) <= taken]:
+                        seen.append((n, regs[r]))
+                        waiting.remove((n, r))
+                    walk(step.branches[side][0])
+                    regs[step.out] = regs[step.branches[side][1]]
+                else:
+                    step(regs)
                 seen.append((step.node, regs[step.out]))
+
+        with np.errstate(all="ignore"):
+            walk(self.steps)
         return seen
 
     def source(self) -> str:
@@ -890,16 +903,8 @@ def _cond_step(pred: int, out: int, then: tuple[list[Any], int], other: tuple[li
             s(r)
         r[out] = r[res]
 
-    def executed(r: list[Any]) -> list[tuple[ir.Node, int]]:
-        """The nodes the branch taken computed (nested conds included), for traces."""
-        done: list[tuple[ir.Node, int]] = []
-        for s in (then_steps if np.any(r[pred]) else else_steps):
-            if s.node.op == "cond":
-                done += s.executed(r)
-            done.append((s.node, s.out))
-        return done
-
-    step.executed = executed  # type: ignore[attr-defined]
+    step.pred = pred  # type: ignore[attr-defined]
+    step.branches = {True: (then_steps, then_reg), False: (else_steps, else_reg)}  # type: ignore[attr-defined]
     return step
 
 

@@ -298,3 +298,19 @@ def test_import_course_lib_loads_no_framework():
     code = "import sys, course_lib; print(sorted(m for m in ('tensorflow', 'torch') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_graph_with_cond_runs_after_a_json_round_trip():
+    import json
+
+    g = st.Graph()
+    with g.as_default():
+        x = st.placeholder("x")
+        y = programs.branch_with_cond(st, x)
+    h = st.Graph.from_dict(json.loads(g.to_json()))
+    sess = st.Session(h)
+    for v in (1.0, -1.0):
+        assert sess.run(y.name, {"x": v}) == pytest.approx(st.Session(g).run(y, {x: v}))
+    with h.as_default():
+        z = st.cond(st.Tensor(h["x"], h) > 2.0, lambda: st.Tensor(h["x"], h) * 3.0, lambda: st.constant(0.0))
+    assert sess.run(z, {"x": 3.0}) == 9.0 and sess.run(z, {"x": 1.0}) == 0.0

@@ -130,3 +130,12 @@ def test_trace_of_a_typed_expression():
     t = trace.record(expr.parse("tanh(a * b)"), "define-then-run", {"a": 0.5, "b": -1.0})
     assert t.source[-1].strip() == "return tanh(a * b)"
     assert float(t.state(len(t))[t.graph.outputs[0].id].value) == pytest.approx(np.tanh(-0.5))
+
+
+def test_static_trace_runs_only_the_taken_branch_constants_included():
+    for x, ran, idle in ((1.5, "cond/then/", "cond/else/"), (-1.5, "cond/else/", "cond/then/")):
+        t = trace.record(programs.branch_with_cond, "define-then-run", {"x": x}, backward=False)
+        names = [t.graph.nodes[e.node_id].name for e in t.events if e.kind == "run"]
+        assert any(n.startswith(ran) for n in names)
+        assert not any(n.startswith(idle) for n in names), names  # not even the constant of the other branch
+        assert len(names) == len(set(names))  # each node runs once
