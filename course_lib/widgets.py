@@ -106,11 +106,27 @@ def _quiet(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 def _final_state(tr: Any) -> dict[int, Any]:
-    """The state after the last event, with nothing left "running" (a finished picture)."""
+    """The state after the last event, with nothing left "running" (a finished picture).
+
+    Computed in one pass over the events: ``Trace.state`` snapshots every step (quadratic), which an explorer
+    redrawing a 900-node graph on every slider move cannot afford (9 s measured, against milliseconds here).
+    """
     from .trace import NodeState
 
-    state = tr.state(len(tr))
-    return {k: (NodeState("done", s.value, s.grad) if s.status == "running" else s) for k, s in state.items()}
+    values: dict[int, Any] = {}
+    grads: dict[int, Any] = {}
+    seen: set[int] = set()
+    for e in tr.events:
+        if e.node_id is None:
+            continue
+        seen.add(e.node_id)
+        if e.kind == "run":
+            values[e.node_id] = e.value
+        elif e.kind == "backward":
+            grads[e.node_id] = e.value
+    hidden = NodeState("hidden", None, None)
+    return {n.id: (NodeState("done" if n.id in values else "defined", values.get(n.id), grads.get(n.id))
+                   if n.id in seen else hidden) for n in tr.graph.nodes}
 
 
 def _is_trace(obj: Any) -> bool:
@@ -182,6 +198,7 @@ class _Pane:
         else:
             self.view = W.HTML(self.html(0), layout=layout)
         self.box = W.VBox([self.title, self.view], layout=W.Layout(width="100%", min_width="0"))
+        self.links: list[Any] = []  # the browser-side links (kept so they live as long as the pane)
 
     def html(self, step: int) -> str:
         step = min(max(step, 0), len(self.trace))
@@ -194,7 +211,7 @@ class _Pane:
 
     def link(self, slider: Any) -> None:
         if self.in_browser:
-            W.jslink((slider, "value"), (self.view, "selected_index"))
+            self.links.append(W.jslink((slider, "value"), (self.view, "selected_index")))
         else:
             slider.observe(lambda ch: setattr(self.view, "value", self.html(ch["new"])), "value")
 
@@ -214,8 +231,8 @@ class _Controls:
         self.next = W.Button(description="Next ▶", tooltip="one step forward", layout=big, style=bstyle)
         self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description="ms per step",
                                  layout=W.Layout(width="300px", height="40px"), style={"description_width": "90px"})
-        W.jslink((self.play, "value"), (self.slider, "value"))  # in the browser: works without a kernel
-        W.jslink((self.speed, "value"), (self.play, "interval"))
+        self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
+                      W.jslink((self.speed, "value"), (self.play, "interval"))]
         if steps <= 0:
             for w in (self.play, self.slider, self.prev, self.next):
                 w.disabled = True
@@ -361,11 +378,13 @@ class SideBySide(_Base):
         self.controls.prev.on_click(lambda _b: self._move(-1))
         self.controls.next.on_click(lambda _b: self._move(+1))
         panes = []
+        self.panes: dict[str, _Pane] = {}
         budget = max_bytes // max(1, len(self.traces))
         for style in tr.STYLES:
             if style in self.traces:
                 pane = _Pane(self.traces[style], steps=self._n, theme=t, max_bytes=budget, label=STYLE_TITLES[style])
                 pane.link(self.controls.slider)
+                self.panes[style] = pane
                 panes.append(pane.box)
             else:
                 why = next((p for p in problems if p.startswith(style)), style)
