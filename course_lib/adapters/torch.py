@@ -445,7 +445,13 @@ class CountingBackend:
             return gm.forward
         from torch._dynamo import lookup_backend
 
-        return lookup_backend(self.inner)(gm, example_inputs)
+        try:
+            return lookup_backend(self.inner)(gm, example_inputs)
+        except BaseException:
+            # e.g. inductor's TensorifyScalarRestartAnalysis: Dynamo restarts and hands us the graph again, so
+            # this attempt is not a captured graph (counting it would count one function twice)
+            self.graphs.pop()
+            raise
 
 
 @dataclass
