@@ -41,6 +41,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from .graph import Graph, Node, short_value
 
 __all__ = [
@@ -352,6 +354,8 @@ def _lines(item: _Item, status: str, value: Any, grad: Any) -> tuple[str, ...]:
 
 
 def _fmt(v: Any) -> str:
+    if type(v) is float or (type(v) is np.ndarray and v.ndim == 0):
+        return f"{float(v):.4g}"  # short_value's scalar format, without its array machinery (per-step hot path)
     try:
         return short_value(v)
     except (TypeError, ValueError):
@@ -590,51 +594,58 @@ def _quiet_stderr_once() -> Iterator[None]:
                 print("\n".join(rest), file=sys.stderr)
 
 
-def _layout_pygraphviz(dot: str) -> _Geometry:
-    import pygraphviz  # imported here so a missing package (or a test's simulation of it) only skips this engine
-
-    with _quiet_stderr_once():
-        a = pygraphviz.AGraph(string=dot)
-        a.layout(prog="dot")
-    nodes = {}
-    for n in a.nodes_iter():
-        x, y = _floats(n.attr["pos"])[:2]
-        nodes[str(n)] = (x, y, float(n.attr["width"]) * 72, float(n.attr["height"]) * 72)
-    edges = {}
-    for e in a.edges_iter():
-        edges[(str(e[0]), str(e[1]))] = _spline(e.attr["pos"])
-    clusters = []
-    stack = list(reversed(a.subgraphs()))
-    while stack:
-        s = stack.pop()
-        bb = s.graph_attr.get("bb")
-        if bb:
-            lp = s.graph_attr.get("lp")
-            clusters.append((s.graph_attr.get("label") or "", tuple(_floats(bb)),
-                             tuple(_floats(lp)[:2]) if lp else None))
-        stack.extend(reversed(s.subgraphs()))
-    return _Geometry(tuple(_floats(a.graph_attr["bb"])), nodes, edges, clusters, "pygraphviz")  # type: ignore[arg-type]
-
-
-def _layout_dot_program(dot: str) -> _Geometry:
-    import graphviz  # the Python package; it runs the `dot` program and raises ExecutableNotFound without it
-
-    data = json.loads(graphviz.Source(dot).pipe(format="json", engine="dot").decode("utf-8"))
+def _geometry_from_json(data: dict[str, Any], engine: str) -> _Geometry:
+    """Positions from Graphviz's ``-Tjson`` output (the same for pygraphviz and the ``dot`` program)."""
     objects = data.get("objects", [])
     names = {o["_gvid"]: o["name"] for o in objects}
     nodes, clusters = {}, []
     for o in objects:
-        if "nodes" in o or "subgraphs" in o:  # a cluster
+        if "nodes" in o or "subgraphs" in o or "edges" in o:  # a cluster
             if "bb" in o:
                 lp = o.get("lp")
                 clusters.append((o.get("label", ""), tuple(_floats(o["bb"])), tuple(_floats(lp)[:2]) if lp else None))
         elif "pos" in o:
             x, y = _floats(o["pos"])[:2]
             nodes[o["name"]] = (x, y, float(o["width"]) * 72, float(o["height"]) * 72)
+    # a parent cluster is bigger than its children: drawing by decreasing area puts children on top
+    clusters.sort(key=lambda c: -(c[1][2] - c[1][0]) * (c[1][3] - c[1][1]))
     edges = {}
     for e in data.get("edges", []):
-        edges[(names[e["tail"]], names[e["head"]])] = _spline(e["pos"])
-    return _Geometry(tuple(_floats(data["bb"])), nodes, edges, clusters, "dot program")  # type: ignore[arg-type]
+        if "pos" in e:
+            edges[(names[e["tail"]], names[e["head"]])] = _spline(e["pos"])
+    return _Geometry(tuple(_floats(data["bb"])), nodes, edges, clusters, engine)  # type: ignore[arg-type]
+
+
+_GVC: Any = None  # one Graphviz context for the process: creating one loads every plugin (~1-2 ms per layout)
+
+
+def _layout_pygraphviz(dot: str) -> _Geometry:
+    import pygraphviz  # imported here so a missing package (or a test's simulation of it) only skips this engine
+    from pygraphviz import graphviz as gv
+
+    global _GVC
+    with _quiet_stderr_once():
+        graph = pygraphviz.AGraph(string=dot)
+        if _GVC is None:
+            _GVC = gv.gvContextWithBuiltins()
+        if gv.gvLayout(_GVC, graph.handle, b"dot") != 0:
+            raise RuntimeError("Graphviz could not lay this graph out")
+        try:
+            # positions as JSON in the same C call: reading them back through pygraphviz's attribute objects cost
+            # more than the layout (2,300 attribute objects for a 100-node graph)
+            err, out = gv.gvRenderData(_GVC, graph.handle, b"json0")
+        finally:
+            gv.gvFreeLayout(_GVC, graph.handle)
+    if err:
+        raise RuntimeError(f"Graphviz could not write the layout (error {err})")
+    return _geometry_from_json(json.loads(out.decode("utf-8")), "pygraphviz")
+
+
+def _layout_dot_program(dot: str) -> _Geometry:
+    import graphviz  # the Python package; it runs the `dot` program and raises ExecutableNotFound without it
+
+    data = json.loads(graphviz.Source(dot).pipe(format="json0", engine="dot").decode("utf-8"))
+    return _geometry_from_json(data, "dot program")
 
 
 ENGINES = (("pygraphviz", _layout_pygraphviz), ("dot program", _layout_dot_program))
@@ -675,8 +686,11 @@ def _n(v: float) -> str:
     return "0" if s == "-0" else s
 
 
+_NEEDS_ESCAPE = re.compile(r"[&<>\"']")
+
+
 def _e(s: str) -> str:
-    return html.escape(s, quote=True)
+    return html.escape(s, quote=True) if _NEEDS_ESCAPE.search(s) else s
 
 
 def _shape(kind: str, cx: float, cy: float, w: float, h: float) -> str:
@@ -714,15 +728,6 @@ def _node_style(item: _Item, status: str, t: Theme) -> tuple[str, str, str]:
     stroke = t.gradient if item.gradient else t.defined_stroke
     return (f' fill="{t.background}" stroke="{stroke}" stroke-width="{_n(t.penwidth)}" stroke-dasharray="{t.dash}"',
             t.defined_text, "")
-
-
-def _text_lines(lines: Sequence[str], cx: float, cy: float, size: float, color: str, extra: str) -> str:
-    lh = size * 1.2
-    out = []
-    for k, line in enumerate(lines):
-        y = cy - (len(lines) - 1) * lh / 2 + k * lh + 0.35 * size
-        out.append(f'<text x="{_n(cx)}" y="{_n(y)}" fill="{color}"{extra}>{_e(line)}</text>')
-    return "".join(out)
 
 
 def _curve(a: tuple[float, float, float, float], b: tuple[float, float, float, float], rankdir: str,
@@ -781,6 +786,7 @@ class Layout:
                                        _long_edges(self.plan)), "}\n"])
         self.geometry, self.reasons = _layout(self.dot)
         self._fragments: dict[tuple, str] = {}
+        self._parts: dict[tuple, tuple[str, tuple[str, ...]]] = {}
         self._prepared = self.geometry is not None and self._prepare()
 
     # -------------------------------------------------------------- sizes
@@ -879,14 +885,25 @@ class Layout:
         frag = self._fragments.get(key)
         if frag is not None:
             return frag
-        outline, inner, cx, cy = self._shape[item.key]
-        style, color, extra = _node_style(item, status, self.theme)
-        if item.gradient:
-            extra += ' font-style="italic"'
-        hollow = style.replace(self._fill_attr(style), ' fill="none"')
-        frag = (f'<g class="node {status}" data-id="{item.key}"><title>{_e(item.tooltip)}</title>{outline}{style}/>'
-                + (f"{inner}{hollow}/>" if inner else "")
-                + _text_lines(lines, cx, cy, self.theme.fontsize, color, extra) + "</g>")
+        # everything but the label text is cached per (box, state, number of lines): a step that only brings new
+        # values formats the numbers and joins strings (the per-step cost the benchmark measures)
+        pkey = (item.key, status, len(lines))
+        parts = self._parts.get(pkey)
+        if parts is None:
+            outline, inner, cx, cy = self._shape[item.key]
+            style, color, extra = _node_style(item, status, self.theme)
+            if item.gradient:
+                extra += ' font-style="italic"'
+            hollow = style.replace(self._fill_attr(style), ' fill="none"')
+            head = (f'<g class="node {status}" data-id="{item.key}"><title>{_e(item.tooltip)}</title>{outline}{style}/>'
+                    + (f"{inner}{hollow}/>" if inner else ""))
+            size = self.theme.fontsize
+            lh = size * 1.2
+            starts = tuple(f'<text x="{_n(cx)}" y="{_n(cy - (len(lines) - 1) * lh / 2 + k * lh + 0.35 * size)}" '
+                           f'fill="{color}"{extra}>' for k in range(len(lines)))
+            parts = self._parts[pkey] = (head, starts)
+        head, starts = parts
+        frag = head + "".join(f"{a}{_e(t)}</text>" for a, t in zip(starts, lines)) + "</g>"
         if len(self._fragments) > 50_000:  # explorers create new values forever: keep memory bounded
             self._fragments.clear()
         self._fragments[key] = frag
