@@ -74,8 +74,10 @@ INSTALL_HINT = (
     "  apt-get install graphviz  /  brew install graphviz  /  winget install graphviz   (the `dot` program)"
 )
 MARKS = {"running": "▶ ", "done": "✓ "}
-VALUE_ROOM = "= -0.0000000"  # widest scalar short_value ("-1.235e+10", "-0.0001235") plus "= "
-GRAD_ROOM = "grad = -0.0000000"
+# room kept for a value line when values change under a slider: most 4-digit values fit ("-0.7539", "4.54e-05");
+# a wider one (-1.235e+10) gets a new layout, which is correct, just not motionless
+VALUE_ROOM = "= -0.00000"
+GRAD_ROOM = "grad = -0.00000"
 
 
 # ---------------------------------------------------------------------------------------------------- themes
@@ -246,10 +248,14 @@ def _plan(graph: Graph, max_nodes: int, collapse: Any) -> _Plan:
     items: list[_Item] = []
     key_of: dict[int, str] = {}
     groups: dict[str, _Item] = {}
+    # a define-then-run trace marks each input with the node computing d(output)/d(input): say so on that node,
+    # or a student sees three gradient "mul"s and cannot tell which one is the derivative they asked for
+    grad_of = {n.attrs["grad_node"]: n.name for n in nodes if isinstance(n.attrs.get("grad_node"), int)}
     for n in nodes:
         home = next((c for c in chosen if n.scope == c or n.scope.startswith(c + "/")), None)
         if home is None:
-            item = _Item(f"n{n.id}", n.kind, n.scope, (n,), _title(n), _tooltip(n), n.gradient, n.id in outputs)
+            title = f"∂/∂{grad_of[n.id]} = {_title(n)}" if n.id in grad_of else _title(n)
+            item = _Item(f"n{n.id}", n.kind, n.scope, (n,), title, _tooltip(n), n.gradient, n.id in outputs)
             items.append(item)
             key_of[n.id] = item.key
             continue
@@ -948,9 +954,17 @@ class Layout:
         t = self.theme
         states = _item_states(self.plan, state, values, grads)
         status_of = {k: s for k, (s, _l) in states.items()}
+        # a running box that already has its gradient is a backward step: the gradient arrives from its
+        # consumers, so its outgoing edges are highlighted instead of its incoming ones
+        back = {k for k, (s, lines) in states.items() if s == "running" and any(x.startswith("grad = ") for x in lines)}
         body = [self._clusters]
         for src, dst, grad in self.plan.edges:
-            body.append(self._edge_svg(src, dst, grad, status_of[src], status_of[dst]))
+            d_status = status_of[dst]
+            if src in back and d_status != "hidden":
+                d_status = "running"
+            elif dst in back:
+                d_status = "done"
+            body.append(self._edge_svg(src, dst, grad, status_of[src], d_status))
         for item in self.plan.items:
             status, lines = states[item.key]
             if status != "hidden":
@@ -962,7 +976,7 @@ class Layout:
                       f'text-anchor="start" fill="{t.text}">{_e(self.plan.note)}</text>')
             height += t.fontsize * 1.6
         if legend:
-            parts, lw, lh = _legend_parts(t, max(width, 420.0), height)
+            parts, lw, lh = _legend_parts(t, max(width, 600.0), height)
             extra += parts
             width, height = max(width, lw), height + lh
         return _svg_root(svg_id or self.prefix, width, height, t, "".join(body) + extra)

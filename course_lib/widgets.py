@@ -52,6 +52,10 @@ STYLE_TITLES = {
     "define-then-run": "Define-then-run (TensorFlow 1 style): build the whole graph, then run it",
     "define-by-run": "Define-by-run (PyTorch style): each line runs now and records its node",
 }
+SHORT_TITLES = {  # side by side, where half a line is all there is
+    "define-then-run": "Define-then-run (TensorFlow 1): build, then run",
+    "define-by-run": "Define-by-run (PyTorch): run as you build",
+}
 PHASES = {  # phase -> (badge words, explanation, background); words first, so the badge reads without colour
     "start": ("START", "nothing has happened yet", "#FFFFFF"),
     "build": ("BUILD", "the graph is being defined: no values yet", "#E4E4E4"),
@@ -167,7 +171,7 @@ def _frame_html(tr: Any, frames: render.Frames, step: int, theme: render.Theme, 
             f'<span style="background:{bg};border:2px solid #333;border-radius:4px;padding:1px 8px;font-weight:bold">'
             f"{word}</span><span>{_esc(why)}</span>"
             f'<span style="margin-left:auto"><b>step {step} of {n}</b></span></div>'
-            f'<div style="font-size:{size}px;margin:2px 0 4px 0;min-height:1.5em"><b>{_esc(said)}</b></div>')
+            f'<div style="font-size:{size}px;margin:2px 0 4px 0;min-height:2.8em"><b>{_esc(said)}</b></div>')
     has_lines = any(e.line is not None for e in tr.events)
     src = _source_html(list(tr.source), event.line if event else None, theme) if has_lines else ""
     return f'<div style="min-height:{min_height}px">{head}{src}{frames.svg(step)}</div>'
@@ -198,6 +202,7 @@ class _Pane:
         else:
             self.view = W.HTML(self.html(0), layout=layout)
         self.box = W.VBox([self.title, self.view], layout=W.Layout(width="100%", min_width="0"))
+        self.width = self.frames.layout.width if self.frames.layout.ok else None  # natural width, pt
         self.links: list[Any] = []  # the browser-side links (kept so they live as long as the pane)
 
     def html(self, step: int) -> str:
@@ -382,19 +387,16 @@ class SideBySide(_Base):
         budget = max_bytes // max(1, len(self.traces))
         for style in tr.STYLES:
             if style in self.traces:
-                pane = _Pane(self.traces[style], steps=self._n, theme=t, max_bytes=budget, label=STYLE_TITLES[style])
+                pane = _Pane(self.traces[style], steps=self._n, theme=t, max_bytes=budget, label=SHORT_TITLES[style])
                 pane.link(self.controls.slider)
                 self.panes[style] = pane
                 panes.append(pane.box)
             else:
                 why = next((p for p in problems if p.startswith(style)), style)
                 panes.append(W.VBox([W.HTML(f'<div style="font-size:{_ui_font(t) + 1}px;font-weight:bold">'
-                                            f"{_esc(STYLE_TITLES[style])}</div>"
+                                            f"{_esc(SHORT_TITLES[style])}</div>"
                                             + _message_html(why, "error", t))], layout=W.Layout(width="100%")))
-        for p in panes:
-            p.layout.width = "50%"
-            p.layout.min_width = "0"
-            p.layout.margin = "0 6px"
+        _share_width(list(zip(panes, [self.panes[st].width if st in self.panes else None for st in tr.STYLES])))
         if problems:
             self._show_error("\n".join(problems))
         self.legend = W.HTML(render.legend_svg(t), layout=W.Layout(width="100%"))
@@ -431,12 +433,28 @@ def _graph_view(theme: render.Theme) -> Any:
     return W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
 
 
-def _draw_final(tr: Any, theme: render.Theme, prefix: str) -> str:
-    """A finished trace drawn at a stable position: room is reserved for any scalar value and gradient, so moving
-    a slider (new values, same structure) reuses the layout and nothing moves."""
+def _draw_final(tr: Any, theme: render.Theme, prefix: str, room: str) -> tuple[str, float | None]:
+    """A finished trace drawn at a stable position, and its natural width (pt). Room is reserved for any scalar
+    value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves."""
     state = _final_state(tr)
-    lay = render.Layout(tr.graph, theme=theme, prefix=prefix, reserve=[state], room="value+grad")
-    return lay.svg(state)
+    lay = render.Layout(tr.graph, theme=theme, prefix=prefix, reserve=[state], room=room)
+    return lay.svg(state), (lay.width if lay.ok else None)
+
+
+def _share_width(panes: list[tuple[Any, float | None]]) -> None:
+    """Side-by-side panes get widths in proportion to their graphs' natural widths.
+
+    Each SVG scales down to its pane (max-width: 100%), so proportional panes give both graphs the same scale:
+    with equal halves a wide define-then-run graph (both branches, gradient nodes) was drawn at half the size of
+    its define-by-run neighbour, which made the two look unrelated.
+    """
+    for box, width in panes:
+        grow = max(1, round(width)) if width else 300
+        box.layout.flex = f"{grow} 1 0%"
+        box.layout.width = "auto"
+        box.layout.min_width = "0"
+        box.layout.margin = "0 6px"
+        box.layout.overflow = "hidden"  # long source lines scroll inside their box instead of widening the pane
 
 
 def _finite_note(values: dict[str, Any]) -> str:
@@ -480,10 +498,10 @@ class ExpressionExplorer(_Base):
         self.static_view, self.dynamic_view = _graph_view(t), _graph_view(t)
         self.results = W.HTML("")
         title = lambda s: W.HTML(f'<div style="font-size:{_ui_font(t) + 1}px;font-weight:bold">{_esc(s)}</div>')
-        left = W.VBox([title("Define-then-run: the graph, then Session.run (gradients are graph nodes)"),
-                       self.static_view], layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
-        right = W.VBox([title("Define-by-run: recorded while running (gradients from backward)"),
-                        self.dynamic_view], layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
+        self.left = left = W.VBox([title("Define-then-run: the graph, then Session.run (gradients are graph nodes)"),
+                                   self.static_view], layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
+        self.right = right = W.VBox([title("Define-by-run: recorded while running (gradients from backward)"),
+                                     self.dynamic_view], layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
         self.legend = W.HTML(render.legend_svg(t), layout=W.Layout(width="100%"))
         self.children = [help_, self.text, self.message, self.slider_box, self.results,
                          W.HBox([left, right], layout=W.Layout(width="100%")), self.legend]
@@ -557,14 +575,20 @@ class ExpressionExplorer(_Base):
         e = self.expression
         values = self.values()
         outcome: dict[str, Any] = {}
-        for style, view, tag in (("define-then-run", self.static_view, "s"), ("define-by-run", self.dynamic_view, "d")):
+        widths: list[float | None] = []
+        # gradients are nodes with values in define-then-run (room for a value), and a second label line on each
+        # node in define-by-run (room for value and gradient)
+        for style, view, tag, room in (("define-then-run", self.static_view, "s", "value"),
+                                       ("define-by-run", self.dynamic_view, "d", "value+grad")):
             try:
                 rec = _quiet(tr.record, e, style, values, backward=True)
-                view.value = _quiet(_draw_final, rec, self.theme, f"ee{self._uid}{tag}")
+                view.value, width = _quiet(_draw_final, rec, self.theme, f"ee{self._uid}{tag}", room)
                 outcome[style] = rec
             except Exception as exc:  # noqa: BLE001 - e.g. @ on numbers: shown in that pane, the other goes on
-                view.value = _message_html(f"{type(exc).__name__}: {exc}", "error", self.theme)
+                view.value, width = _message_html(f"{type(exc).__name__}: {exc}", "error", self.theme), None
                 outcome[style] = exc
+            widths.append(width)
+        _share_width([(self.left, widths[0]), (self.right, widths[1])])
         self.results.value = self._results_html(outcome, values)
 
     def _results_html(self, outcome: dict[str, Any], values: dict[str, float]) -> str:
@@ -650,10 +674,10 @@ class ControlFlowExplorer(_Base):
             s.observe(self._on_slider, "value")
             self.sliders[name] = s
         title = lambda s: W.HTML(f'<div style="font-size:{_ui_font(t) + 1}px;font-weight:bold">{_esc(s)}</div>')
-        left = W.VBox([title("Define-then-run: one graph for every input (cond keeps both paths)"),
-                       self.static_view], layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
-        right = W.VBox([title("Define-by-run: the graph of what actually ran"), self.dynamic_view],
-                       layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
+        self.left = left = W.VBox([title("Define-then-run: one graph for every input (cond keeps both paths)"),
+                                   self.static_view], layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
+        self.right = right = W.VBox([title("Define-by-run: the graph of what actually ran"), self.dynamic_view],
+                                    layout=W.Layout(width="50%", min_width="0", margin="0 6px"))
         self.legend = W.HTML(render.legend_svg(t), layout=W.Layout(width="100%"))
         head = W.HTML(f'<div style="font-size:{_ui_font(t) + 2}px"><b>{_esc(self.name)}</b>: move the input and '
                       "compare the two graphs</div>")
@@ -687,14 +711,19 @@ class ControlFlowExplorer(_Base):
         values = {k: float(s.value) for k, s in self.sliders.items()}
         sizes: dict[str, int] = {}
         errors = []
+        widths: list[float | None] = []
+        room = "value+grad" if self.backward else "value"
         for style, view, tag in (("define-then-run", self.static_view, "s"), ("define-by-run", self.dynamic_view, "d")):
+            width = None
             try:
                 rec = _quiet(tr.record, self.program, style, values, backward=self.backward)
-                view.value = _quiet(_draw_final, rec, self.theme, f"cf{self._uid}{tag}")
+                view.value, width = _quiet(_draw_final, rec, self.theme, f"cf{self._uid}{tag}", room)
                 sizes[style] = len(rec.graph)
             except Exception as exc:  # noqa: BLE001 - the define-then-run `if` error is the lesson: show it
                 view.value = _message_html(f"{type(exc).__name__}: {exc}", "error", self.theme)
                 errors.append(style)
+            widths.append(width)
+        _share_width([(self.left, widths[0]), (self.right, widths[1])])
         at = ", ".join(f"{k} = {v:g}" for k, v in values.items())
         parts = []
         if "define-by-run" in sizes:

@@ -266,10 +266,12 @@ def test_layout_happens_once_per_structure(monkeypatch):
 def test_room_reserved_for_values_keeps_the_layout_when_values_change():
     g = chain(6)
     s1 = {n.id: _NS("done", 0.5, 0.25) for n in g.nodes}
-    s2 = {n.id: _NS("done", -123456.789, 1e-7) for n in g.nodes}
+    s2 = {n.id: _NS("done", -12.345, 4.5e-05) for n in g.nodes}
     a = render.Layout(g, reserve=[s1], room="value+grad", prefix="keep")
     b = render.Layout(g, reserve=[s2], room="value+grad", prefix="keep")
     assert a.dot == b.dot
+    huge = {n.id: _NS("done", -123456.789e10, 1.0) for n in g.nodes}  # wider than the room: laid out anew
+    assert render.Layout(g, reserve=[huge], room="value+grad", prefix="keep").dot != a.dot
 
 
 # ---------------------------------------------------------------------------------------------------- big graphs
