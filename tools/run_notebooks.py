@@ -6,8 +6,9 @@
     ./course test --refresh-notebooks                             # all of them, then the whole test suite
 
 This is "Kernel > Restart Kernel and Run All Cells" done the same way every time: one new kernel per notebook,
-working directory = the notebook's folder (as nbval uses), no timing metadata (so a re-run that changes nothing
-leaves `git diff` empty apart from widget model ids). Widget state is saved so GitHub/nbviewer show widgets.
+working directory = the notebook's folder (as nbval uses), no timing metadata, widget model ids numbered in
+creation order: a re-run that changes nothing leaves `git diff` empty. Widget state is saved so GitHub/nbviewer
+show widgets.
 
 Cells marked ``# NBVAL_RAISES_EXCEPTION`` get the ``raises-exception`` tag (added here if missing): with it
 nbclient, nbval *and* JupyterLab's "Run All" carry on past the expected error instead of stopping.
@@ -17,15 +18,20 @@ A cell that raises without that marker stops the run and nothing is written for 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RAISES_MARKER = "NBVAL_RAISES_EXCEPTION"
 RAISES_TAG = "raises-exception"
 CELL_TIMEOUT_S = 600
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+#: Namespace of the stable widget model ids (any fixed UUID works; this one is uuid5(NAMESPACE_URL, "course")).
+WIDGET_ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "course")
 
 
 def marks_raises(source: str) -> bool:
@@ -43,6 +49,25 @@ def tag_expected_errors(nb) -> int:
                 tags.append(RAISES_TAG)
                 added += 1
     return added
+
+
+def stable_widget_ids(nb, name: str):
+    """Replace the random widget model ids of a run by ids derived from the notebook name and creation order.
+
+    A kernel gives every widget a random uuid, and the saved widget state is keyed by it, so every refresh would
+    rewrite (and, keys being sorted, reshuffle) the whole state block. Widgets are created in the same order on
+    every run, so numbering them in that order makes an unchanged notebook rewrite to identical bytes. The ids
+    only serve static viewers (GitHub, nbviewer, a kernel-less JupyterLab); a live kernel makes its own.
+    """
+    import nbformat
+
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    if not state:
+        return nb
+    text = json.dumps(nb)
+    for index, old in enumerate(list(state)):  # dict order = the order the kernel opened the widgets
+        text = text.replace(old, uuid.uuid5(WIDGET_ID_NAMESPACE, f"{name}:{index}").hex)
+    return nbformat.from_dict(json.loads(text))
 
 
 def run_notebook(path: Path) -> float:
@@ -68,6 +93,7 @@ def run_notebook(path: Path) -> float:
     t0 = time.perf_counter()
     client.execute()
     elapsed = time.perf_counter() - t0
+    nb = stable_widget_ids(nb, path.name)
     nbformat.validate(nb)
     nbformat.write(nb, path)
     return elapsed
