@@ -155,8 +155,10 @@ def _source_html(source: list[str], line: int | None, theme: render.Theme) -> st
         on = k == line
         style = "background:#F7D58E;font-weight:bold;" if on else ""
         rows.append(f'<div style="{style}padding:0 6px">{"▶" if on else "&nbsp;"} {k:>2} {_esc(text) or "&nbsp;"}</div>')
+    # width:0 + min-width:100%: the listing fills its pane but never widens it (long lines scroll inside)
     return (f'<div style="font-family:monospace;font-size:{size}px;line-height:1.35;white-space:pre;overflow-x:auto;'
-            f'border:1px solid #CCC;border-radius:4px;margin:4px 0;padding:2px 0">{"".join(rows)}</div>')
+            f"width:0;min-width:100%;box-sizing:border-box;border:1px solid #CCC;border-radius:4px;margin:4px 0;"
+            f'padding:2px 0">{"".join(rows)}</div>')
 
 
 def _frame_html(tr: Any, frames: render.Frames, step: int, theme: render.Theme, min_height: int) -> str:
