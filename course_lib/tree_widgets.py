@@ -233,8 +233,8 @@ class BatchingExplorer(W.VBox if W is not None else object):  # type: ignore[mis
         self.table.value = (
             f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><th></th>'
             "<th style='padding:2px 10px'>one node at a time</th><th style='padding:2px 10px'>batched by depth "
-            f"(Fold)</th></tr>{body}</table>Each grey box below is one tree; a phrase's row is its level, and one row "
-            "across all the trees runs as one batched cell. Words are level 0.</div>")
+            f"(Fold)</th></tr>{body}</table>Each grey box below is one tree; a phrase's row is its level, and one row of "
+            "phrases across all the trees runs as one batched cell.</div>")
         nodes = sum(t.binarized().size for t in self.batch)
         if nodes <= MAX_DRAWN:
             self.picture.value = render.to_svg(fold.picture(self.batch), rankdir="BT", legend=False,
