@@ -86,6 +86,7 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         self.net = net or tree_rnn.TreeRNN()
         self.cache = tree_rnn.ShapeCache(self.net)
         self.tree: trees.Tree | None = None
+        self._new_graph = False
         self.view_graph: Any = None
         self.error = ""
         self._prefix = f"te{next(_ids)}"
@@ -142,12 +143,14 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         before = self.cache.graphs_built
         self.cache.run(tree)  # define-then-run: a graph for this shape (new or reused)
         self.tree = tree
-        self._summary(new_graph=self.cache.graphs_built > before)
+        self._new_graph = self.cache.graphs_built > before
+        self._summary()
         self._draw()
 
     @_guarded
     def _on_view(self, change: dict[str, Any]) -> None:
         if self.tree is not None:
+            self._summary()
             self._draw()
 
     def _draw(self) -> None:
@@ -158,10 +161,11 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         self.picture.value = render.to_svg(self.view_graph, rankdir="BT", legend=False, collapse=collapse,
                                            prefix=f"{self._prefix}{'e' if every else 'c'}")
 
-    def _summary(self, new_graph: bool) -> None:
+    def _summary(self) -> None:
         t = self.tree
         assert t is not None
-        n, c = len(t.words), t.compositions
+        new_graph = self._new_graph
+        n, c, height = len(t.words), t.compositions, t.binarized().height
         static = (f"this shape <code>{_esc(t.binarized().shape())}</code> is new, so a graph was <b>built and compiled</b> for it"
                   if new_graph else f"a tree of this shape <code>{_esc(t.binarized().shape())}</code> was seen before, so its "
                   "graph was <b>reused</b>")
@@ -169,7 +173,7 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
                                                          "are left out of this view.")
         self.summary.value = (
             f'<div style="font-size:{_font()}px;line-height:1.5"><b>Define-by-run</b>: {n} word{"s" * (n != 1)} '
-            f"&rarr; {c} cell{'s' * (c != 1)} &rarr; {tree_rnn.CELL_OPS * c} ops recorded, height {t.height}; the graph "
+            f"&rarr; {c} cell{'s' * (c != 1)} &rarr; {tree_rnn.CELL_OPS * c} ops recorded, height {height}; the graph "
             f"below is this sentence's alone.{hidden}<br><b>Define-then-run</b>: {static}. Graphs built so far: "
             f"<b>{self.cache.graphs_built}</b>, one per distinct shape typed.</div>")
 

@@ -1,0 +1,47 @@
+"""The live widgets of notebooks 07 and 08's tree part: typed trees redraw the graph, errors stay inline."""
+
+from __future__ import annotations
+
+from course_lib import tree_rnn, tree_widgets
+
+
+def test_tree_explorer_follows_the_typed_tree() -> None:
+    e = tree_widgets.TreeExplorer("((the cat) sat)")
+    assert repr(e) == "TreeExplorer('((the cat) sat)': 3 words, 2 cells, 8 ops)"
+    assert tree_rnn.cells(e.view_graph) == ["h(the₁ cat₂)", "h(the₁ cat₂ sat₃)"]
+    assert "built and compiled" in e.summary.value and e.cache.graphs_built == 1
+    e.set_text("((a dog) ran)")  # same shape: reused
+    assert "reused" in e.summary.value and e.cache.graphs_built == 1
+    e.set_text("(a b c d)")  # read as (((a b) c) d): height 3
+    assert "height 3" in e.summary.value and e.cache.graphs_built == 2
+
+
+def test_tree_explorer_shows_errors_inline_and_keeps_the_last_graph() -> None:
+    e = tree_widgets.TreeExplorer("((the cat) sat)")
+    before = e.picture.value
+    e.set_text("((the cat) sat")
+    assert "Problem" in e.message.value and "never closed" in e.message.value and "^" in e.message.value
+    assert e.picture.value == before and e.error.startswith("this '(' is never closed")
+    e.set_text("")
+    assert "empty" in e.message.value
+    e.set_text(42)
+    assert "is text" in e.message.value
+    e.set_text("(big dog)")
+    assert e.message.value == "" and e.error == "" and "2 words" in repr(e)
+
+
+def test_tree_explorer_views() -> None:
+    e = tree_widgets.TreeExplorer("((the cat) sat)")
+    assert "left out of this view" in e.summary.value
+    e.view.value = tree_widgets.VIEWS[1]
+    assert "left out" not in e.summary.value
+    assert [n.name for n in e.view_graph.nodes if n.kind == "variable"] == ["W_L", "W_R"]
+
+
+def test_batching_explorer_counts_and_caps_the_picture() -> None:
+    b = tree_widgets.BatchingExplorer(trees=3, words=4, seed=0)
+    assert "<svg" in b.picture.value
+    b.n_trees.value = 40
+    assert b.counts is not None and b.counts.trees == 40
+    assert "too many to draw" in b.picture.value
+    assert b.counts.by_depth == 8 * b.counts.levels + 1 and b.counts.per_node == 4 * b.counts.phrases
