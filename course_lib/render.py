@@ -64,6 +64,7 @@ __all__ = [
 
 STATUSES = ("hidden", "defined", "running", "done")
 DEFAULT_MAX_NODES = 300
+DRAW_MAX_WIDTH = 680.0  # pt (about 900 px): the widest a cl.draw picture declares itself (see CourseDigraph.svg)
 BIG_LAYOUT = 60  # boxes; above it the layout trades a little tidiness for bounded time
 BIG_CLUSTER = 30  # boxes in one scope; above it the whole graph is ranked at once (see _dot_body)
 LONG_SPAN = 6  # ranks; in a big drawing, longer edges are drawn after the layout instead of steering it
@@ -944,10 +945,11 @@ class Layout:
         return frag
 
     def svg(self, state: Any = None, values: Mapping[int, Any] | None = None, grads: Mapping[int, Any] | None = None,
-            *, legend: bool = False, svg_id: str | None = None) -> str:
+            *, legend: bool = False, svg_id: str | None = None, max_width: float | None = None) -> str:
         """The SVG of one state (see :func:`draw` for ``state``/``values``); without an engine, the DOT in words.
 
         Positions come from the single layout, so two states of one Layout differ only in styles and labels.
+        ``max_width`` (pt) caps the declared size (the drawing scales down inside it).
         """
         if not self.ok:
             return _fallback_html(self.dot, self.message)
@@ -979,13 +981,15 @@ class Layout:
             parts, lw, lh = _legend_parts(t, max(width, 600.0), height)
             extra += parts
             width, height = max(width, lw), height + lh
-        return _svg_root(svg_id or self.prefix, width, height, t, "".join(body) + extra)
+        return _svg_root(svg_id or self.prefix, width, height, t, "".join(body) + extra, max_width)
 
 
-def _svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str) -> str:
-    # width in pt like Graphviz (1pt = 1.33px: 14pt text reads well); scales down to the output's width
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{_e(svg_id)}" width="{_n(width)}pt" height="{_n(height)}pt" '
-            f'viewBox="0 0 {_n(width)} {_n(height)}" style="max-width:100%;height:auto" role="img">'
+def _svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max_width: float | None = None) -> str:
+    # width in pt like Graphviz (1pt = 1.33px: 14pt text reads well); scales down to the output's width in HTML
+    scale = min(1.0, max_width / width) if max_width and width > 0 else 1.0
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{_e(svg_id)}" width="{_n(width * scale)}pt" '
+            f'height="{_n(height * scale)}pt" viewBox="0 0 {_n(width)} {_n(height)}" style="max-width:100%;height:auto" '
+            'role="img">'
             f'<g font-family="{_e(t.font_family)}" font-size="{_n(t.fontsize)}" text-anchor="middle">'
             f"{inner}</g></svg>")
 
@@ -1044,14 +1048,14 @@ def _legend_parts(t: Theme, max_width: float, top: float) -> tuple[str, float, f
     return "".join(parts), width, y + row_h - top + 4
 
 
-def legend_svg(theme: str | Theme | None = None, width: float = 640.0) -> str:
+def legend_svg(theme: str | Theme | None = None, width: float | None = None) -> str:
     """The legend alone (widgets show it once, under frames drawn without it).
 
     >>> "running now" in legend_svg()
     True
     """
     t = get_theme(theme)
-    parts, w, h = _legend_parts(t, width, 0.0)
+    parts, w, h = _legend_parts(t, width or 640.0 * t.fontsize / 14.0, 0.0)  # rows as long as the font is large
     return _svg_root("course-legend-" + t.name, max(w, 10.0), h, t, parts)
 
 
@@ -1085,7 +1089,9 @@ def _digraph_class() -> type:
             """The SVG text (or an HTML fallback that explains how to get one)."""
             if self._course_layout is not None and self.source == self._course_source:
                 state, values, grads, legend = self._course_args
-                return self._course_layout.svg(state, values, grads, legend=legend)
+                # JupyterLab shows image/svg+xml as an <img> at its declared size, cut at the column's edge: a
+                # declared width of at most DRAW_MAX_WIDTH makes a wide graph shrink to fit instead
+                return self._course_layout.svg(state, values, grads, legend=legend, max_width=DRAW_MAX_WIDTH)
             geo_dot = self.source  # edited after draw(): render the edited DOT as it is
             reasons = []
             try:

@@ -350,6 +350,16 @@ def test_draw_returns_a_digraph_that_displays_without_the_dot_program(monkeypatc
     assert "added by hand" in d._repr_mimebundle_().get("image/svg+xml", "")
 
 
+def test_a_wide_drawing_declares_a_width_that_fits_a_notebook_column():
+    wide = Graph("wide")
+    xs = [wide.add("placeholder", name=f"input_{k}", kind="input") for k in range(30)]
+    wide.add("add_n", xs)
+    svg = render.draw(wide)._repr_mimebundle_()["image/svg+xml"]
+    declared = float(re.search(r'<svg[^>]* width="([\d.]+)pt"', svg).group(1))
+    natural = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    assert declared <= render.DRAW_MAX_WIDTH < natural  # JupyterLab shows it as an <img> at the declared size
+
+
 def test_cl_draw_goes_through_this_renderer():
     import course_lib as cl
 
