@@ -81,6 +81,19 @@ def static_costs():
     return run, compile_time, recompile
 
 
+def static_vector_per_node():
+    """The same chain on vectors of 3: no float specialization, every step is a numpy kernel."""
+    g = st.Graph()
+    with g.as_default():
+        x, w, c = st.placeholder("x", shape=(3,)), st.Variable(np.full(3, 1.1), name="w"), st.placeholder("c", shape=(3,))
+        y = chain(st, x, w, c)
+    sess = st.Session(g)
+    feeds = {x: np.full(3, 0.3), c: np.full(3, 0.2)}
+    sess.run(y, feeds)
+    assert not sess.last_plan.scalar
+    return measure(lambda: sess.run(y, feeds)).median / N
+
+
 def tf1_costs():
     import tensorflow as tf
 
@@ -109,12 +122,14 @@ def main() -> None:
     dy_op = dynamic_per_op()
     torch_op = torch_per_op()
     st_node, compile_time, recompile = static_costs()
+    st_vec = static_vector_per_node()
     tf_steady, tf_change = tf1_costs()
     rows = [
         ("numpy, per op", np_op),
         ("torch eager (requires_grad), per op", torch_op),
         ("dynamic engine (recording), per op", dy_op),
-        (f"static engine compiled run, per node ({N}-node graph)", st_node),
+        (f"static engine compiled run, per node ({N}-node graph, float-specialized)", st_node),
+        ("static engine compiled run, per node (same graph on 3-vectors: numpy kernels)", st_vec),
         (f"static compile of a {N}-node graph", compile_time),
         ("static: add one node + recompile + run", recompile),
         (f"TF1 Session.run steady ({N}-node graph)", tf_steady),

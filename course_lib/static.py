@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -325,6 +327,20 @@ OPS: dict[str, OpDef] = {
 }
 _NO_GRAD = {"greater", "less", "greater_equal", "less_equal", "ones_like", "zeros_like"}
 
+# When every value of a plan is known (by shape inference) to be a single number, the compiler specializes the
+# plan to Python floats and the math module: ~10x less overhead per op than numpy on 0-d arrays. A kernel that
+# raises (log of a negative, overflow, 0/0) falls back to its numpy twin, so inf and nan come out as in numpy.
+SCALAR_OPS: dict[str, Callable[..., float]] = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv, "neg": operator.neg,
+    "pow": lambda a, *, p: math.pow(a, p), "exp": math.exp, "log": math.log, "sin": math.sin, "cos": math.cos,
+    "tanh": math.tanh, "relu": lambda a: a if a > 0.0 or math.isnan(a) else 0.0,
+    "sigmoid": lambda a: 1.0 / (1.0 + math.exp(-a)), "sum": float, "mean": float,
+    "greater": lambda a, b: float(a > b), "less": lambda a, b: float(a < b),
+    "greater_equal": lambda a, b: float(a >= b), "less_equal": lambda a, b: float(a <= b),
+    "sum_to": lambda g, like: g, "expand_like": lambda g, like, *, divide=False: g,
+    "ones_like": lambda a: 1.0, "zeros_like": lambda a: 0.0, "select": lambda p, a, b: a if p != 0.0 else b,
+}
+
 
 def _tensor(x: Any, graph: Graph) -> Tensor:
     if isinstance(x, Tensor):
@@ -599,10 +615,11 @@ class Plan:
 
     def run(self, feed_values: Sequence[np.ndarray]) -> list[np.ndarray]:
         regs: list[Any] = self._consts.copy()
+        cast = float if self.scalar else _same
         for r, v in zip(self.feed_regs, feed_values):
-            regs[r] = v
+            regs[r] = cast(v)
         for r, node in self.var_regs:
-            regs[r] = node.value
+            regs[r] = cast(node.value)
         with np.errstate(all="ignore"):  # inf/nan are values the student should see, not warnings
             for step in self.steps:
                 step(regs)
@@ -613,12 +630,13 @@ class Plan:
         variable values and folded constants first, then each executed step — only the taken branch of a cond,
         whose own constants appear when the branch is entered."""
         regs: list[Any] = self._consts.copy()
+        cast = float if self.scalar else _same
         seen: list[tuple[ir.Node, np.ndarray]] = []
         for r, v, n in zip(self.feed_regs, feed_values, self.fed):
-            regs[r] = v
+            regs[r] = cast(v)
             seen.append((n, v))
         for r, node in self.var_regs:
-            regs[r] = node.value
+            regs[r] = cast(node.value)
             seen.append((node, node.value))  # type: ignore[arg-type]
         waiting = []
         for n, r in self._const_nodes:
@@ -631,7 +649,7 @@ class Plan:
         def walk(steps: list[Any]) -> None:  # recursion only as deep as conds are nested
             for step in steps:
                 if step.node.op == "cond":
-                    side = bool(np.any(regs[step.pred]))
+                    side = bool(np.any(regs[step.pred] != 0))
                     taken.add((step.node.attrs["cond_key"], step.node.inputs[0].id, side))
                     for n, r in [w for w in waiting if set(w[0].attrs["branch"]) <= taken]:
                         seen.append((n, regs[r]))
@@ -644,7 +662,7 @@ class Plan:
 
         with np.errstate(all="ignore"):
             walk(self.steps)
-        return seen
+        return [(n, np.float64(v) if self.scalar else v) for n, v in seen]
 
     def source(self) -> str:
         """The plan as straight-line Python, the way ``torch.fx`` shows generated code (for reading)."""
@@ -652,6 +670,7 @@ class Plan:
 
     _consts: list[Any] = field(default_factory=list)
     _const_nodes: list[tuple[ir.Node, int]] = field(default_factory=list)
+    scalar: bool = False  # specialized to Python floats (every value is a single number)
 
 
 class Session:
@@ -785,6 +804,8 @@ def compile_plan(graph: Graph, fetches: Sequence[ir.Node], fed: Sequence[ir.Node
     for nid, r in rep.items():
         reg[nid] = reg[r.id]
     consts = [None] * len(kept)
+    scalar = all(n.attrs.get("shape") == () and (n.kind != "op" or n.op in SCALAR_OPS or n.op == "cond")
+                 for n in kept)
     names = {nid: _pyname(rep.get(nid, graph.nodes[nid])) for nid in reg}
     lines = [f"def plan({', '.join(names[n.id] for n in fed)}):"]
     emitted = [n for n in kept if n.kind == "op" and n.id not in const and n.id not in fed_ids]
@@ -801,7 +822,10 @@ def compile_plan(graph: Graph, fetches: Sequence[ir.Node], fed: Sequence[ir.Node
     for n in kept:
         if n.kind == "variable":
             lines.append(f"    {names[n.id]} = read_variable({n.name!r})")
-    steps, body = _emit(graph, emitted, reg, names, (), 1)
+    if scalar:
+        consts = [None if c is None else float(c) for c in consts]
+        lines.insert(1, "    # specialized: shape inference proved every value a single number -> float math")
+    steps, body = _emit(graph, emitted, reg, names, (), 1, scalar)
     lines += body
     lines.append(f"    return {', '.join(names[f.id] for f in fetches)}")
     plan = Plan(tuple(fetches), tuple(fed), steps, [reg[f.id] for f in fetches], [reg[n.id] for n in fed],
@@ -809,6 +833,8 @@ def compile_plan(graph: Graph, fetches: Sequence[ir.Node], fed: Sequence[ir.Node
                 {"graph_nodes": len(graph), "needed": len(order), "folded": folded, "merged": merged,
                  "steps": len(kept) - len(const)}, graph.version)
     plan._consts = consts
+    plan.scalar = scalar
+    plan.report["scalar"] = int(scalar)
     plan._const_nodes = [(n, reg[n.id]) for n in kept if n.id in const and n.id not in fed_ids]
     return plan
 
@@ -824,7 +850,7 @@ def _branch_conds(graph: Graph) -> dict[tuple[int, int, bool], list[ir.Node]]:
 
 
 def _emit(graph: Graph, nodes: list[ir.Node], reg: dict[int, int], names: dict[int, str], context: tuple[Any, ...],
-          depth: int) -> tuple[list[Callable[[list[Any]], None]], list[str]]:
+          depth: int, scalar: bool = False) -> tuple[list[Callable[[list[Any]], None]], list[str]]:
     """Steps and source lines for ``nodes`` at branch ``context``; nodes of deeper branches go in cond blocks."""
     steps: list[Callable[[list[Any]], None]] = []
     lines: list[str] = []
@@ -838,14 +864,14 @@ def _emit(graph: Graph, nodes: list[ir.Node], reg: dict[int, int], names: dict[i
             for side, out in ((True, n.inputs[1]), (False, n.inputs[2])):
                 sub = context + ((n.attrs["cond_key"], pred.id, side),)
                 inner = [m for m in here if m.attrs.get("branch", ())[: len(sub)] == sub]
-                s, src = _emit(graph, inner, reg, names, sub, depth + 1)
+                s, src = _emit(graph, inner, reg, names, sub, depth + 1, scalar)
                 blocks.append((s, reg[out.id], src))
             lines.append(f"{pad}if {names[pred.id]}:  # {n.name}: only the branch taken runs")
             lines += blocks[0][2] + [f"{pad}    {names[n.id]} = {names[n.inputs[1].id]}", f"{pad}else:"]
             lines += blocks[1][2] + [f"{pad}    {names[n.id]} = {names[n.inputs[2].id]}"]
-            step = _cond_step(reg[pred.id], reg[n.id], blocks[0][:2], blocks[1][:2])
+            step = _cond_step(reg[pred.id], reg[n.id], blocks[0][:2], blocks[1][:2], scalar)
         else:
-            step = _step(n, [reg[i.id] for i in n.inputs], reg[n.id])
+            step = _step(n, [reg[i.id] for i in n.inputs], reg[n.id], scalar)
         step.node, step.out = n, reg[n.id]  # type: ignore[attr-defined]
         steps.append(step)
         if n.op != "cond":
@@ -858,13 +884,15 @@ def _forward(n: ir.Node, args: list[np.ndarray]) -> np.ndarray:
     return OPS[n.op].forward(*args, **kw)
 
 
-def _step(n: ir.Node, ins: list[int], out: int) -> Callable[[list[Any]], None]:
+def _step(n: ir.Node, ins: list[int], out: int, scalar: bool = False) -> Callable[[list[Any]], None]:
     """One plan step: a closure reading input registers and writing its output register."""
     if n.op not in OPS:
         raise ValueError(f"unknown op {n.op!r} in node '{n.name}'; the static engine knows {', '.join(OPS)}")
     f = OPS[n.op].forward
     kw = {k: v for k, v in n.attrs.items() if k in ("p", "divide", "wrt")}
     name = n.name
+    if scalar:
+        return _scalar_step(SCALAR_OPS[n.op], f, kw, ins, out)
 
     def fail(shapes: list[Any]) -> ShapeError:
         return ShapeError(f"running node '{name}' = {n.op}: input shapes {', '.join(map(str, shapes))} do not fit")
@@ -894,11 +922,49 @@ def _step(n: ir.Node, ins: list[int], out: int) -> Callable[[list[Any]], None]:
     return step
 
 
-def _cond_step(pred: int, out: int, then: tuple[list[Any], int], other: tuple[list[Any], int]) -> Callable[..., None]:
+def _scalar_step(fast: Callable[..., float], slow: Callable[..., Any], kw: dict[str, Any], ins: list[int],
+                 out: int) -> Callable[[list[Any]], None]:
+    """A step on Python floats; where the math module refuses (log(-1), overflow, 1/0) numpy answers inf/nan."""
+    if kw:
+        def step(r: list[Any]) -> None:
+            args = [r[i] for i in ins]
+            try:
+                r[out] = fast(*args, **kw)
+            except (ValueError, ArithmeticError):
+                r[out] = float(slow(*args, **kw))
+    elif len(ins) == 2:
+        a, b = ins
+
+        def step(r: list[Any]) -> None:
+            try:
+                r[out] = fast(r[a], r[b])
+            except (ValueError, ArithmeticError):
+                r[out] = float(slow(np.float64(r[a]), np.float64(r[b])))
+    elif len(ins) == 1:
+        (a,) = ins
+
+        def step(r: list[Any]) -> None:
+            try:
+                r[out] = fast(r[a])
+            except (ValueError, ArithmeticError):
+                r[out] = float(slow(np.float64(r[a])))
+    else:
+        def step(r: list[Any]) -> None:
+            r[out] = fast(*[r[i] for i in ins])
+    return step
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+def _cond_step(pred: int, out: int, then: tuple[list[Any], int], other: tuple[list[Any], int],
+               scalar: bool = False) -> Callable[..., None]:
     (then_steps, then_reg), (else_steps, else_reg) = then, other
+    truth = bool if scalar else np.any
 
     def step(r: list[Any]) -> None:
-        steps, res = (then_steps, then_reg) if np.any(r[pred]) else (else_steps, else_reg)
+        steps, res = (then_steps, then_reg) if truth(r[pred]) else (else_steps, else_reg)
         for s in steps:
             s(r)
         r[out] = r[res]
