@@ -431,6 +431,14 @@ class SideBySide(_Base):
 
 
 # ---------------------------------------------------------------------------------------------------- explorers
+def _named(name: str, slider: Any, theme: render.Theme) -> Any:
+    """A slider with its variable's name in large type (a slider's own description cannot change size)."""
+    label = W.HTML(f'<b style="font-size:{_ui_font(theme) + 2}px;font-family:monospace">{_esc(name)}</b>',
+                   layout=W.Layout(width="auto", min_width="48px", margin="0 8px 0 12px"))
+    slider.tooltip = f"value of {name}"
+    return W.HBox([label, slider], layout=W.Layout(align_items="center"))
+
+
 def _graph_view(theme: render.Theme) -> Any:
     return W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
 
@@ -555,13 +563,13 @@ class ExpressionExplorer(_Base):
                     start = float(np.clip(float(start), self.low, self.high))
                 except (TypeError, ValueError):
                     start = 1.0
-                s = W.FloatSlider(value=start, min=self.low, max=self.high, step=0.1, description=name,
+                s = W.FloatSlider(value=start, min=self.low, max=self.high, step=0.1, description="",
                                   continuous_update=True, readout_format=".2f",
                                   layout=W.Layout(width="min(100%, 520px)", height="36px"),
                                   style={"description_width": "80px"})
                 s.observe(self._on_slider, "value")
             self.sliders[name] = s
-        self.slider_box.children = list(self.sliders.values())
+        self.slider_box.children = [_named(k, v, self.theme) for k, v in self.sliders.items()]
 
     @_guarded
     def _on_slider(self, change: dict[str, Any]) -> None:
@@ -669,7 +677,7 @@ class ControlFlowExplorer(_Base):
             self._show_error(f"cannot read the program's inputs: {exc}")
         lo, hi = (float(low), float(high)) if low < high else (-3.0, 3.0)
         for name in names:
-            s = W.FloatSlider(value=float(np.clip(value, lo, hi)), min=lo, max=hi, step=0.1, description=name,
+            s = W.FloatSlider(value=float(np.clip(value, lo, hi)), min=lo, max=hi, step=0.1, description="",
                               continuous_update=True, readout_format=".2f",
                               layout=W.Layout(width="min(100%, 520px)", height="36px"),
                               style={"description_width": "80px"})
@@ -683,7 +691,7 @@ class ControlFlowExplorer(_Base):
         self.legend = W.HTML(render.legend_svg(t), layout=W.Layout(width="100%"))
         head = W.HTML(f'<div style="font-size:{_ui_font(t) + 2}px"><b>{_esc(self.name)}</b>: move the input and '
                       "compare the two graphs</div>")
-        self.children = [head, W.VBox(list(self.sliders.values())), self.message, self.summary,
+        self.children = [head, W.VBox([_named(k, v, t) for k, v in self.sliders.items()]), self.message, self.summary,
                          W.HBox([left, right], layout=W.Layout(width="100%")), self.legend]
         self._update()
 
