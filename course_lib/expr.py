@@ -27,6 +27,7 @@ import numpy as np
 #: The op functions an expression may call (all take one argument), in both engines.
 FUNCTIONS = ("exp", "log", "sin", "cos", "tanh", "relu", "sigmoid", "sum", "mean")
 CONSTANTS = {"pi": math.pi}
+RESERVED = ("ops",)  # the first argument of every program
 MAX_LENGTH = 500
 MAX_NODES = 2000
 MAX_VARIABLES = 12
@@ -87,7 +88,9 @@ class Expression:
             elif kind == "call":
                 stack.append(getattr(ops, arg)(stack.pop()))
             elif kind == "pow":
-                stack.append(stack.pop() ** arg)
+                base = stack.pop()
+                with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # 2 ** 10000 is inf, as numpy
+                    stack.append((np.float64(base) if isinstance(base, float) else base) ** arg)
             else:
                 b, a = stack.pop(), stack.pop()
                 stack.append(_apply(arg, a, b))
@@ -231,6 +234,9 @@ def _postfix(root: ast.AST, lead: int) -> tuple[list[tuple[str, Any]], list[str]
             if node.id in CONSTANTS:
                 code.append(("num", CONSTANTS[node.id]))
                 continue
+            if node.id in RESERVED:
+                raise ExpressionError(f"{node.id!r} cannot be a variable name here", _col(node, lead),
+                                      "it names the ops namespace a program receives; pick another name")
             if node.id.startswith("_"):
                 raise ExpressionError(f"names may not start with an underscore: {node.id!r}", _col(node, lead))
             if node.id not in variables:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import bisect
 import inspect
 import sys
 import textwrap
@@ -53,7 +54,7 @@ class Trace:
 
     def __init__(self, style: str, graph: ir.Graph, events: list[Event], source: list[str]) -> None:
         self.style, self.graph, self.events, self.source = style, graph, events, source
-        self._snapshots: list[dict[int, NodeState]] | None = None
+        self._index: Any = None
 
     def __len__(self) -> int:
         return len(self.events)
@@ -62,38 +63,44 @@ class Trace:
         return f"<Trace {self.style}: {len(self.events)} events over {len(self.graph)} nodes>"
 
     def state(self, step: int) -> dict[int, NodeState]:
-        """Every node's state after the first ``step`` events (0 ≤ step ≤ len); the last event's node is running."""
+        """Every node's state after the first ``step`` events (0 ≤ step ≤ len); the last event's node is running.
+
+        O(nodes · log events) per call: each node keeps the steps of its own events, found by bisection.
+        """
         if not 0 <= step <= len(self.events):
             raise IndexError(f"step {step} is outside 0..{len(self.events)}")
-        if self._snapshots is None:
-            self._snapshots = self._replay()
-        return self._snapshots[step]
-
-    def _replay(self) -> list[dict[int, NodeState]]:
-        values: dict[int, np.ndarray | None] = {}
-        grads: dict[int, np.ndarray] = {}
-        seen: set[int] = set()
+        if self._index is None:
+            self._index = self._build_index()
+        first, runs, grads = self._index
         hidden = NodeState("hidden", None, None)
-        snaps = [{n.id: hidden for n in self.graph.nodes}]
-        for e in self.events:
-            if e.node_id is not None:
-                seen.add(e.node_id)
-                if e.kind == "run":
-                    values[e.node_id] = e.value
-                elif e.kind == "backward":
-                    grads[e.node_id] = e.value  # type: ignore[assignment]
-            snap = {}
-            for n in self.graph.nodes:
-                if n.id not in seen:
-                    snap[n.id] = hidden
-                else:
-                    status = "done" if n.id in values else "defined"
-                    snap[n.id] = NodeState(status, values.get(n.id), grads.get(n.id))
-            if e.node_id is not None:
-                s = snap[e.node_id]
-                snap[e.node_id] = NodeState("running", s.value, s.grad)
-            snaps.append(snap)
-        return snaps
+        out: dict[int, NodeState] = {}
+        for n in self.graph.nodes:
+            f = first.get(n.id)
+            if f is None or f > step:
+                out[n.id] = hidden
+                continue
+            value = _last(runs.get(n.id), step)
+            grad = _last(grads.get(n.id), step)
+            ran = runs.get(n.id) and runs[n.id][0][0] <= step
+            out[n.id] = NodeState("done" if ran else "defined", value, grad)
+        if step > 0 and self.events[step - 1].node_id is not None:
+            s = out[self.events[step - 1].node_id]
+            out[self.events[step - 1].node_id] = NodeState("running", s.value, s.grad)
+        return out
+
+    def _build_index(self) -> tuple[dict[int, int], dict[int, list[Any]], dict[int, list[Any]]]:
+        first: dict[int, int] = {}
+        runs: dict[int, list[Any]] = {}
+        grads: dict[int, list[Any]] = {}
+        for k, e in enumerate(self.events, start=1):
+            if e.node_id is None:
+                continue
+            first.setdefault(e.node_id, k)
+            if e.kind == "run":
+                runs.setdefault(e.node_id, []).append((k, e.value))
+            elif e.kind == "backward":
+                grads.setdefault(e.node_id, []).append((k, e.value))
+        return first, runs, grads
 
     def phase_at(self, step: int) -> str:
         """"build" / "run" / "backward" at this step ("start" before the first event)."""
@@ -101,6 +108,14 @@ class Trace:
 
 
 # ---------------------------------------------------------------------- recording
+def _last(entries: list[Any] | None, step: int) -> Any:
+    """The value of the last (step, value) entry at or before ``step``."""
+    if not entries:
+        return None
+    k = bisect.bisect_right(entries, step, key=lambda e: e[0])
+    return entries[k - 1][1] if k else None
+
+
 def program_source(program: Callable[..., Any]) -> tuple[list[str], int, Any]:
     """(source lines, first line number, code object) of a program; expressions give their one-line program."""
     if hasattr(program, "source") and hasattr(program, "variables"):  # an expr.Expression

@@ -139,3 +139,25 @@ def test_static_trace_runs_only_the_taken_branch_constants_included():
         assert any(n.startswith(ran) for n in names)
         assert not any(n.startswith(idle) for n in names), names  # not even the constant of the other branch
         assert len(names) == len(set(names))  # each node runs once
+
+
+def test_names_and_constants_that_used_to_slip_through():
+    with pytest.raises(expr.ExpressionError, match="'ops' cannot be a variable"):
+        expr.parse("ops + x")
+    e = expr.parse("2 ** 10000 + x")
+    assert np.isinf(float(e.program(dy, x=dy.Tensor(1.0)).data))
+
+
+def test_trace_state_matches_a_step_by_step_replay():
+    t = trace.record(programs.branch_with_cond, "define-then-run", {"x": 0.7})
+    replay = {n.id: ("hidden", None, None) for n in t.graph.nodes}
+    for k, e in enumerate(t.events, start=1):
+        status, value, grad = replay[e.node_id]
+        if e.kind == "define":
+            replay[e.node_id] = ("defined", value, grad)
+        elif e.kind == "run":
+            replay[e.node_id] = ("done", e.value, grad)
+        got = t.state(k)
+        for nid, (status, value, _grad) in replay.items():
+            want = "running" if nid == e.node_id else status
+            assert got[nid].status == want and (value is None) == (got[nid].value is None)
