@@ -35,8 +35,9 @@ def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
                           ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
     error_text = [errors.nth(k).inner_text()[:300] for k in range(min(errors.count(), 3))]
     broken = page.get_by_text("Error displaying widget").count()
-    views = page.locator(".jp-OutputArea-output:has(.jupyter-widgets)")
-    rendered = views.count()
+    views = page.locator(".jp-OutputArea-output:has(> .jupyter-widgets)")
+    failed = page.locator(".jupyter-widgets-error-widget")  # what ipywidgets shows when a view cannot render
+    rendered, broken_views = views.count(), failed.count()
     expected = saved_widget_views(ROOT / rel)
     name = Path(rel).stem
     page.screenshot(path=str(artifacts / f"{name}.png"), full_page=False)
@@ -46,4 +47,6 @@ def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
     print(f"{rel}: ran in {seconds:.1f} s, {rendered} widget views rendered (notebook saved {expected})")
     assert not error_text, f"{rel}: error outputs in the browser: {error_text}"
     assert broken == 0, f"{rel}: {broken} 'Error displaying widget' in the browser"
-    assert rendered >= expected, f"{rel}: only {rendered} of {expected} widget views rendered"
+    assert broken_views == 0, f"{rel}: {broken_views} widget views failed to render (the error widget is shown)"
+    assert rendered - broken_views >= expected, \
+        f"{rel}: only {rendered - broken_views} of the {expected} widget views the notebook saved rendered"
