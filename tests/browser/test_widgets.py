@@ -77,6 +77,7 @@ def wait_until(page, k: int, test, what: str, timeout: float = 20.0) -> dict:
 def test_every_widget_rendered(widgets_page, artifacts):
     page = widgets_page
     assert page.get_by_text("Error displaying widget").count() == 0
+    assert page.locator(".jupyter-widgets-error-widget").count() == 0
     for k in range(1, len(CELLS)):
         v = view(page, k)
         assert v["graphs"], f"cell {k} ({CELLS[k]}) shows no graph: {v['text'][:300]!r}"
