@@ -168,7 +168,12 @@ CLAIMS: tuple[Claim, ...] = (
           "develop a sentiment analysis model for English sentences you must fix the sentence length to some maximum "
           "value and pad all smaller sequences with zeros.",
           "A static graph forces every sequence to be padded to one maximum length.",
-          "06_variable_length_sequences.ipynb"),
+          "06_variable_length_sequences.ipynb", "true of a graph unrolled over time, not of static graphs",
+          "A graph unrolled in advance has a fixed length (our engine; a tf.function over a Python loop traces once "
+          "per length). But a loop inside the graph (tf.while_loop, TensorFlow 1's dynamic_rnn) takes any length, and "
+          "tf.RaggedTensor with an input_signature runs sentences of every length, unpadded, in one trace. Padding "
+          "within a batch remains common in both frameworks because batching is fast, and the zeros need a mask or "
+          "lengths (pack_padded_sequence) to leave the results unchanged."),
     Claim("A3.9", "Answer 3",
           "And you will get more problems in the domain of recursive RNNs and tree-RNNs.",
           "Networks shaped like a parse tree are harder still for static graphs.",
@@ -205,8 +210,8 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s.*\bverdict\b", re.IGNORECASE)
 
 
 def verdict_cells(path: str | Path) -> list[str]:
-    """The markdown cells of a notebook whose first non-empty line is a heading containing "Verdict"
-    (read from the .ipynb JSON; no kernel, nothing executed)."""
+    """The markdown cells of a notebook with a heading line containing "Verdict" (``## Verdict``, ``## 8. Verdict
+    for today``), read from the .ipynb JSON: no kernel, nothing executed."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
     out = []
     for cell in nb.get("cells", []):
@@ -214,8 +219,7 @@ def verdict_cells(path: str | Path) -> list[str]:
             continue
         src = cell.get("source", "")
         text = "".join(src) if isinstance(src, list) else str(src)
-        first = next((ln for ln in text.splitlines() if ln.strip()), "")
-        if _HEADING.match(first):
+        if any(_HEADING.match(line) for line in text.splitlines()):
             out.append(text)
     return out
 

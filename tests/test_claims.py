@@ -31,31 +31,37 @@ def test_check_reports_nothing_for_the_real_notebooks() -> None:
     assert claims.check() == []
 
 
-def test_check_sees_a_missing_verdict_cell_and_a_premature_verdict(tmp_path: Path) -> None:
+def test_check_sees_a_missing_verdict_cell_and_a_premature_verdict(tmp_path: Path, monkeypatch) -> None:
     """Guard against a vacuous check: fake notebooks that break each rule are reported."""
     judged = next(c.notebook for c in claims.CLAIMS if c.verdict)
-    unjudged = next(c.notebook for c in claims.CLAIMS if not c.verdict)
+    unjudged = "99_not_yet_judged.ipynb"
+    monkeypatch.setattr(claims, "CLAIMS", claims.CLAIMS + (
+        claims.Claim("Z1", "Answer 3", "quote", "plain", unjudged),))
     cell = {"cell_type": "markdown", "metadata": {}, "source": ["## Nothing to see\n", "text"]}
     for name in (judged, unjudged):
         (tmp_path / name).write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4,
                                                  "nbformat_minor": 5}))
     problems = claims.check(tmp_path)
     assert any(judged in p and "no markdown cell headed 'Verdict'" in p for p in problems)
-    assert any(unjudged in p and "copy its verdicts" in p for p in problems)
+    assert any(unjudged in p and "copy its verdicts for Z1" in p for p in problems)
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert any(judged in p and "does not exist" in p for p in claims.check(empty))
+    problems = claims.check(empty)
+    assert any(judged in p and "does not exist" in p for p in problems)
+    assert not any(unjudged in p for p in problems)  # not written and not judged: nothing to report
 
 
 def test_verdict_cells_are_found_by_their_heading(tmp_path: Path) -> None:
     nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "## Verdict for today\nstill true"},
                     {"cell_type": "markdown", "metadata": {}, "source": "The verdict is in the next cell"},
+                    {"cell_type": "markdown", "metadata": {}, "source": ["A paragraph first.\n", "\n",
+                                                                         "## 8. Verdict\n", "| a | b |"]},
                     {"cell_type": "code", "metadata": {}, "source": "# Verdict", "outputs": [],
                      "execution_count": None}],
           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     p = tmp_path / "x.ipynb"
     p.write_text(json.dumps(nb))
-    assert claims.verdict_cells(p) == ["## Verdict for today\nstill true"]
+    assert claims.verdict_cells(p) == ["## Verdict for today\nstill true", "A paragraph first.\n\n## 8. Verdict\n| a | b |"]
 
 
 def test_every_quote_is_in_the_qa() -> None:
