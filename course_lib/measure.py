@@ -14,9 +14,10 @@ import os
 import platform
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)
