@@ -17,8 +17,7 @@ it loads ("All log messages before absl::InitializeLog() ...", "oneDNN custom op
 ``TF_CPP_MIN_LOG_LEVEL=3``. In Jupyter they land in the notebook as red text that differs from run to run
 (timestamps, thread ids). :func:`load_tensorflow` captures the process's stderr while TensorFlow loads, drops
 exactly those known lines and passes anything else through, so a real problem is still seen; oneDNN stays on, as
-it is by default, so timings are those of a default install. (:mod:`course_lib.quiet` switches the lines off with
-``TF_ENABLE_ONEDNN_OPTS=0`` instead; whichever loads TensorFlow first in a kernel decides.)
+it is by default, so timings are those of a default install. (:mod:`course_lib.quiet` imports through here.)
 
 Nothing here runs at ``import course_lib``: TensorFlow and PyTorch are imported by the functions that need them.
 

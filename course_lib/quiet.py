@@ -2,9 +2,9 @@
 
 TensorFlow writes log lines to the process's standard error when it is imported (oneDNN notices, absl's
 "All log messages before absl::InitializeLog()"). In a notebook those lines become a stderr output that differs
-from run to run and machine to machine, so a strict nbval comparison fails on them. They are switched off with
-two environment variables that TensorFlow reads *once, at import*: ``TF_CPP_MIN_LOG_LEVEL=3`` (C++ logs: errors
-only) and ``TF_ENABLE_ONEDNN_OPTS=0`` (no oneDNN notice; results are the same up to float round-off).
+from run to run and machine to machine, so a strict nbval comparison fails on them. :mod:`course_lib.frameworks`
+filters exactly those lines at import; this module re-exports that import and adds capture of the warnings and
+logs that noisy calls (``torch.export``, ``torch.jit.trace``) print later.
 
 >>> tf = tensorflow()                      # doctest: +SKIP
 >>> tf.executing_eagerly()                 # doctest: +SKIP
@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-import os
 import re
 import warnings
 from collections.abc import Callable, Iterator
@@ -28,28 +27,22 @@ from typing import Any
 
 __all__ = ["Captured", "ErrorSummary", "captured", "error_of", "summarize", "tensorflow", "torch"]
 
-QUIET_TF_ENV = {"TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0"}
-
-
 def tensorflow() -> ModuleType:
-    """``import tensorflow`` with its import-time log lines switched off (see the module docstring).
+    """``import tensorflow`` with its start-up log lines left out: the one way the course does it
+    (:func:`course_lib.frameworks.load_tensorflow`), so every notebook measures the same default install."""
+    from .frameworks import load_tensorflow
 
-    If TensorFlow was already imported the variables come too late; it is returned as it is.
-    """
-    for key, value in QUIET_TF_ENV.items():
-        os.environ.setdefault(key, value)
-    import tensorflow as tf
-
-    tf.get_logger().setLevel(logging.ERROR)  # Python-side warnings (e.g. retracing notices) stay out of stderr
-    return tf
+    return load_tensorflow()
 
 
 def torch() -> ModuleType:
     """``import torch`` (and ``torch.fx``), the same way the rest of the course does."""
-    import torch as _torch
-    import torch.fx  # makes torch.fx reachable as an attribute
+    from .frameworks import load_torch
 
-    return _torch
+    t = load_torch()
+    import torch.fx  # noqa: F401 - makes torch.fx reachable as an attribute
+
+    return t
 
 
 @dataclass

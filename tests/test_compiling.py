@@ -9,7 +9,6 @@ import doctest
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # before any TensorFlow import (importorskip below)
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
 import numpy as np
 import pytest
@@ -69,7 +68,7 @@ def test_engine_costs_counts_are_exact() -> None:
     assert costs.compiles_after_edits == 1 + costs.edits
     assert costs.dynamic_nodes_per_run == 12 + 3
     assert costs.plan_source.splitlines()[0] == "def plan(x_0, c_1):"
-    assert costs.plan_report == {"graph_nodes": 15, "needed": 15, "folded": 0, "merged": 0, "steps": 15}
+    assert costs.plan_report == {"graph_nodes": 15, "needed": 15, "folded": 0, "merged": 0, "steps": 15, "scalar": 1}
     assert "break-even" in repr(costs.table())
 
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
 
 def test_torch_export_of_a_python_if_fails_quietly_and_torch_cond_exports(capfd):
