@@ -877,14 +877,24 @@ class Layout:
             self._edge_path[(src, dst)] = (d, head)
         parts = []
         fs = t.fontsize * 0.85
+        self._cluster_boxes: list[tuple[str, tuple[float, float, float, float]]] = []
         for label, (cx0, cy0, cx1, cy1), lp in geo.clusters:
-            parts.append(f'<rect x="{_n(X(cx0))}" y="{_n(Y(cy1))}" width="{_n(cx1 - cx0)}" height="{_n(cy1 - cy0)}" '
-                         f'rx="6" fill="{t.cluster_fill}" stroke="{t.cluster_stroke}" stroke-dasharray="4,3"/>')
+            frag = (f'<rect x="{_n(X(cx0))}" y="{_n(Y(cy1))}" width="{_n(cx1 - cx0)}" height="{_n(cy1 - cy0)}" '
+                    f'rx="6" fill="{t.cluster_fill}" stroke="{t.cluster_stroke}" stroke-dasharray="4,3"/>')
             if lp and label:
-                parts.append(f'<text x="{_n(X(cx0) + 8)}" y="{_n(Y(lp[1]) + 0.35 * fs)}" font-size="{_n(fs)}" '
-                             f'fill="{t.cluster_text}" text-anchor="start">{_e(label)}</text>')
+                frag += (f'<text x="{_n(X(cx0) + 8)}" y="{_n(Y(lp[1]) + 0.35 * fs)}" font-size="{_n(fs)}" '
+                         f'fill="{t.cluster_text}" text-anchor="start">{_e(label)}</text>')
+            parts.append(frag)
+            self._cluster_boxes.append((frag, (X(cx0), Y(cy1), X(cx0) + cx1 - cx0, Y(cy1) + cy1 - cy0)))
         self._clusters = "".join(parts)
         return True
+
+    def _visible_clusters(self, shown: list[str]) -> str:
+        """The scope boxes that hold at least one box shown: a scope whose nodes do not exist yet is not drawn
+        either (an empty "gradients" frame before the backward pass would be noise)."""
+        centers = [self._shape[k][2:4] for k in shown]
+        return "".join(frag for frag, (x0, y0, x1, y1) in self._cluster_boxes
+                       if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centers))
 
     # -------------------------------------------------------------- drawing one state
     def _node_svg(self, item: _Item, status: str, lines: tuple[str, ...]) -> str:
@@ -959,7 +969,9 @@ class Layout:
         # a running box that already has its gradient is a backward step: the gradient arrives from its
         # consumers, so its outgoing edges are highlighted instead of its incoming ones
         back = {k for k, (s, lines) in states.items() if s == "running" and any(x.startswith("grad = ") for x in lines)}
-        body = [self._clusters]
+        hidden = [k for k, st in status_of.items() if st == "hidden"]
+        body = [self._visible_clusters([k for k, st in status_of.items() if st != "hidden"]) if hidden
+                else self._clusters]
         for src, dst, grad in self.plan.edges:
             d_status = status_of[dst]
             if src in back and d_status != "hidden":

@@ -366,3 +366,15 @@ def test_cl_draw_goes_through_this_renderer():
     g = build()
     d = cl.draw(g, legend=False, theme="presenter")
     assert d.source == render.to_dot(g, theme="presenter")
+
+
+def test_a_scope_whose_nodes_are_all_hidden_is_not_drawn():
+    from course_lib import programs, trace
+
+    t = trace.record(programs.affine_sin, "define-then-run", {"x": 3.0, "w": 2.0})
+    frames = render.Frames(t)
+    first_gradient = next(k for k, e in enumerate(t.events, start=1) if t.graph.nodes[e.node_id].gradient)
+    before, after = frames.svg(first_gradient - 1), frames.svg(first_gradient)
+    assert ">gradients</text>" not in before  # the backward scope does not exist yet: no empty box
+    assert ">gradients</text>" in after
+    assert before.count("<rect") < after.count("<rect")
