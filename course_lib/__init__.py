@@ -17,7 +17,7 @@ from typing import Any
 from . import graph
 from .graph import CycleError, Graph, Node
 
-__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "to_graph"]
+__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "show", "to_graph"]
 __version__ = "0.1.0"
 
 
@@ -75,3 +75,17 @@ def draw(obj: Any, **options: Any):  # -> graphviz.Digraph
 
     convert = {k: options.pop(k) for k in _CONVERT_OPTIONS if k in options}
     return render.draw(to_graph(obj, **convert), **options)
+
+
+def show(obj: Any, **options: Any):  # -> course_lib.render.Figure
+    """Like :func:`draw`, but scaled to the page: a wide graph shrinks to the column instead of being cut off.
+    The legend is off unless ``legend=True``.
+
+    >>> from course_lib import dynamic as dy
+    >>> show(dy.sin(dy.Tensor(1.0, requires_grad=True)))
+    <figure 'define-by-run': 2 nodes>
+    """
+    from . import render
+
+    convert = {k: options.pop(k) for k in _CONVERT_OPTIONS if k in options}
+    return render.Figure(to_graph(obj, **convert), **options)

@@ -33,9 +33,7 @@ import contextlib
 import hashlib
 import html
 import json
-import os
 import re
-import tempfile
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -566,39 +564,24 @@ def _spline(pos: str) -> tuple[list[tuple[float, float]], tuple[float, float] | 
 
 
 _fontconfig_quieted = False
+#: What the Graphviz libraries bundled in pygraphviz wheels print on first use: an older fontconfig's harmless
+#: "Fontconfig warning ... reset-dirs". ipykernel forwards C-level stderr into the notebook, where it would look like
+#: an error (and break nbval); anything else written there is passed on.
+FONTCONFIG_NOISE = (re.compile(r"Fontconfig"),)
 
 
 @contextlib.contextmanager
 def _quiet_stderr_once() -> Iterator[None]:
-    """Swallow the C-level stderr of the first in-process layout only.
-
-    The Graphviz libraries bundled in pygraphviz wheels carry an older fontconfig that prints a harmless
-    "Fontconfig warning ... reset-dirs" on first use; ipykernel forwards C-level stderr into the notebook, where it
-    would look like an error (and break nbval). Anything else written there is passed on to Python's stderr.
-    """
+    """Swallow the fontconfig notice of the first in-process layout (later layouts print nothing)."""
     global _fontconfig_quieted
     if _fontconfig_quieted:
         yield
         return
     _fontconfig_quieted = True
-    import sys
+    from .adapters.quiet import quiet_stderr
 
-    try:
-        saved = os.dup(2)
-    except OSError:
+    with quiet_stderr(FONTCONFIG_NOISE):
         yield
-        return
-    with tempfile.TemporaryFile() as tmp:
-        os.dup2(tmp.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            tmp.seek(0)
-            rest = [ln for ln in tmp.read().decode("utf-8", "replace").splitlines() if "Fontconfig" not in ln]
-            if rest:
-                print("\n".join(rest), file=sys.stderr)
 
 
 def _geometry_from_json(data: dict[str, Any], engine: str) -> _Geometry:
@@ -1228,3 +1211,24 @@ def node_boxes(svg: str) -> dict[str, str]:
         out[m.group(1)] = m.group(2)
     return out
 
+
+
+class Figure:
+    """A drawing as inline HTML (``.svg``, ``.graph``), so a wide graph shrinks to the width of the page.
+
+    ``cl.draw`` returns a ``graphviz.Digraph`` whose ``image/svg+xml`` output JupyterLab shows at its natural size;
+    this hands the same SVG to the notebook as HTML, where the SVG's own ``max-width:100%`` applies. Its text repr
+    is one short line (nbval compares it). Made by :func:`course_lib.show`.
+    """
+
+    def __init__(self, graph: Graph, **options: Any) -> None:
+        self.graph = graph
+        options.setdefault("legend", False)
+        self.svg = to_svg(graph, **options)
+
+    def _repr_html_(self) -> str:
+        return f'<div class="course-figure" style="max-width:100%">{self.svg}</div>'
+
+    def __repr__(self) -> str:
+        n = len(self.graph.nodes)
+        return f"<figure {self.graph.name!r}: {n} node{'s' * (n != 1)}>"

@@ -18,7 +18,7 @@ tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
 import course_lib as cl
-from course_lib import counters
+from course_lib.adapters import counters
 from course_lib.adapters import tensorflow as tfa
 
 BODY_ATTRS = ("then_branch", "else_branch", "cond", "body", "branches", "f")

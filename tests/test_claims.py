@@ -1,4 +1,4 @@
-"""The claim ledger (course_lib/claims.py) against the notebooks on disk: the one source notebook 08 displays.
+"""The claim ledger (course_lib/lessons/claims.py) against the notebooks on disk: the one source notebook 08 displays.
 
 A notebook the ledger names must have a markdown cell headed "Verdict" as soon as it exists, and its claims must
 then carry a verdict here; a notebook not written yet must not have verdicts here. Each check below can fail.
@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from course_lib import claims
+from course_lib.lessons import claims
 
-QA = Path(__file__).resolve().parent.parent / "qa" / "qa-en.txt"  # the copy kept with the course
+ROOT = Path(__file__).resolve().parent.parent
+QA = ROOT / "qa" / "qa-en.txt"  # the copy kept with the course
+NOTEBOOKS = ROOT / "notebooks"
 
 
 @pytest.mark.parametrize("name", claims.notebooks())
 def test_each_notebook_and_its_verdicts_are_in_step(name: str) -> None:
-    path = claims.NOTEBOOK_DIR / name
+    path = NOTEBOOKS / name
     mine = [c for c in claims.CLAIMS if c.notebook == name]
     if path.exists():
         assert claims.verdict_cells(path), f"{name}: add a markdown cell headed '## Verdict' (claims.py reads it)"
@@ -28,7 +30,7 @@ def test_each_notebook_and_its_verdicts_are_in_step(name: str) -> None:
 
 
 def test_check_reports_nothing_for_the_real_notebooks() -> None:
-    assert claims.check() == []
+    assert claims.check(NOTEBOOKS) == []
 
 
 def test_check_sees_a_missing_verdict_cell_and_a_premature_verdict(tmp_path: Path, monkeypatch) -> None:

@@ -1,4 +1,4 @@
-"""course_lib.compile_explorer: the widget's counts follow what the engine really did; timings never touch them."""
+"""course_lib.lessons.compile_explorer: the widget's counts follow what the engine really did; timings never touch them."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from course_lib.compile_explorer import CompileExplorer
+from course_lib.lessons.compile_explorer import CompileExplorer
 
 
 def test_counts_follow_the_engine() -> None:

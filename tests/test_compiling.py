@@ -1,4 +1,4 @@
-"""course_lib.compiling: the workloads, the counts every experiment reports, break-even arithmetic, the table.
+"""course_lib.lessons.compiling: the workloads, the counts every experiment reports, break-even arithmetic, the table.
 
 Timings are never asserted (they vary); the counts that notebook 05 asserts next to them are.
 """
@@ -13,9 +13,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # before any TensorFlow impo
 import numpy as np
 import pytest
 
-from course_lib import compiling as cc
 from course_lib import dynamic as dy
 from course_lib import static as st
+from course_lib.lessons import compiling as cc
 
 
 def test_doctests_pass() -> None:

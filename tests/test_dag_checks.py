@@ -7,9 +7,10 @@ import itertools
 
 import pytest
 
-from course_lib import dag_checks, expr, trace
-from course_lib.exercises import Exercise
+from course_lib import expr, trace
 from course_lib.graph import Graph
+from course_lib.lessons import dag_checks
+from course_lib.lessons.exercises import Exercise
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""course_lib.debugging: breakpoints that print instead of waiting, and a function's locals when it returned."""
+"""course_lib.lessons.debugging: breakpoints that print instead of waiting, and a function's locals when it returned."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import sys
 import numpy as np
 import pytest
 
-from course_lib import debugging, programs
 from course_lib import dynamic as dy
+from course_lib import programs
 from course_lib import static as st
+from course_lib.lessons import debugging
 
 
 def model(ops, x):

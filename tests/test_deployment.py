@@ -1,4 +1,4 @@
-"""course_lib.deployment: torch.export success or a one-line failure (silently), and a GraphDef run by names alone."""
+"""course_lib.adapters.deployment: torch.export success or a one-line failure (silently), and a GraphDef run by names alone."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 def test_torch_export_of_a_python_if_fails_quietly_and_torch_cond_exports(capfd):
     torch = pytest.importorskip("torch")
-    from course_lib.deployment import torch_export
+    from course_lib.adapters.deployment import torch_export
 
     def with_if(x):
         if x.sum() > 0:
@@ -39,7 +39,7 @@ def test_torch_export_of_a_python_if_fails_quietly_and_torch_cond_exports(capfd)
 
 def test_torch_export_accepts_a_module():
     torch = pytest.importorskip("torch")
-    from course_lib.deployment import torch_export
+    from course_lib.adapters.deployment import torch_export
 
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())
@@ -49,7 +49,7 @@ def test_torch_export_accepts_a_module():
 
 def test_run_graph_def_runs_without_the_python_function():
     tf = pytest.importorskip("tensorflow")
-    from course_lib.deployment import run_graph_def
+    from course_lib.adapters.deployment import run_graph_def
 
     @tf.function
     def branchy(x):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib import edit_cost
+from course_lib.lessons import edit_cost
 
 
 def test_static_engine_counts() -> None:

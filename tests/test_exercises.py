@@ -1,6 +1,6 @@
 import numpy as np
 
-from course_lib.exercises import Exercise, same
+from course_lib.lessons.exercises import Exercise, same
 
 
 def test_unanswered_wrong_and_right():

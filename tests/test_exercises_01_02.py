@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib import exercises_01 as ex1
-from course_lib import exercises_02 as ex2
 from course_lib import expr, trace
+from course_lib.lessons import exercises_01 as ex1
+from course_lib.lessons import exercises_02 as ex2
 
 
 @pytest.fixture()

@@ -10,8 +10,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # before any TensorFlow impo
 
 import pytest
 
-from course_lib import exercises_05 as ex5
-from course_lib import exercises_06 as ex6
+from course_lib.lessons import exercises_05 as ex5
+from course_lib.lessons import exercises_06 as ex6
 
 ALL = [ex5.static_compiles, ex5.trace_count, ex5.break_even_runs, ex5.input_signature, ex5.torch_graphs,
        ex6.padded_steps, ex6.bucket_boundaries, ex6.ragged_signature, ex6.packed_batch_sizes]

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from course_lib import exercises_07 as ex7
+from course_lib.lessons import exercises_07 as ex7
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -47,13 +47,13 @@ def test_07_batched_ops() -> None:
 
 @pytest.fixture(scope="module")
 def tf():
-    from course_lib import quiet
+    from course_lib.adapters import quiet
 
     return quiet.tensorflow()
 
 
 def test_08_unrolled_ops(tf) -> None:
-    from course_lib import exercises_08 as ex8
+    from course_lib.lessons import exercises_08 as ex8
 
     @tf.function
     def unrolled(x, n):
@@ -67,7 +67,7 @@ def test_08_unrolled_ops(tf) -> None:
 
 
 def test_08_retraces(tf) -> None:
-    from course_lib import exercises_08 as ex8
+    from course_lib.lessons import exercises_08 as ex8
 
     ex = ex8.retraces()
     assert ex.check(4).ok
@@ -77,8 +77,8 @@ def test_08_retraces(tf) -> None:
 def test_08_wrong_input() -> None:
     import torch
 
-    from course_lib import exercises_08 as ex8
-    from course_lib import quiet
+    from course_lib.adapters import quiet
+    from course_lib.lessons import exercises_08 as ex8
 
     def f(x):
         if x.sum() > 0:
@@ -94,7 +94,7 @@ def test_08_wrong_input() -> None:
 
 
 def test_08_which_capture() -> None:
-    from course_lib import exercises_08 as ex8
+    from course_lib.lessons import exercises_08 as ex8
 
     ex = ex8.which_capture_keeps_both_branches()
     assert ex.check({"compile", "export+cond"}).ok

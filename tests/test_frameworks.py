@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from course_lib import dynamic as dy
-from course_lib import expr, frameworks, programs
+from course_lib import expr, programs
+from course_lib.adapters import frameworks
 
 
 def test_input_names() -> None:
@@ -22,7 +23,7 @@ def test_input_names() -> None:
 def test_quiet_stderr_drops_only_the_noise() -> None:
     code = (
         "import os, sys\n"
-        "from course_lib.frameworks import quiet_stderr\n"
+        "from course_lib.adapters.frameworks import quiet_stderr\n"
         "with quiet_stderr():\n"
         "    os.write(2, b'WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\\n')\n"
         "    os.write(2, b'I0000 00:00:1796226827.125300   15623 port.cc:153] oneDNN custom operations are on. x\\n')\n"
@@ -35,7 +36,7 @@ def test_quiet_stderr_drops_only_the_noise() -> None:
 def test_tensorflow_loads_quietly() -> None:
     pytest.importorskip("tensorflow")
     env = {k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"}
-    code = "from course_lib.frameworks import load_tensorflow\nprint(load_tensorflow().__name__)"
+    code = "from course_lib.adapters.frameworks import load_tensorflow\nprint(load_tensorflow().__name__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
                          check=False)
     assert out.stdout.strip() == "tensorflow" and out.stderr == ""

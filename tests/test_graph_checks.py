@@ -1,12 +1,12 @@
-"""course_lib.graph_checks: exercise checkers that compute the truth from the program, and say which way it is off."""
+"""course_lib.lessons.graph_checks: exercise checkers that compute the truth from the program, and say which way it is off."""
 
 from __future__ import annotations
 
 import pytest
 
-from course_lib import graph_checks as gc
 from course_lib import programs
-from course_lib.exercises import Exercise
+from course_lib.lessons import graph_checks as gc
+from course_lib.lessons.exercises import Exercise
 
 
 def test_node_count_is_and_its_direction():

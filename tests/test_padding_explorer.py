@@ -1,4 +1,4 @@
-"""course_lib.padding_explorer: what the sliders show is what sequences counts; graphs rebuilt as lengths change."""
+"""course_lib.lessons.padding_explorer: what the sliders show is what sequences counts; graphs rebuilt as lengths change."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from course_lib import sequences as sq
-from course_lib.padding_explorer import PaddingExplorer
+from course_lib.lessons import sequences as sq
+from course_lib.lessons.padding_explorer import PaddingExplorer
 
 
 def test_no_spread_no_padding() -> None:

@@ -1,4 +1,4 @@
-"""course_lib.quiet: noisy framework calls leave nothing machine-specific in a notebook's outputs."""
+"""course_lib.adapters.quiet: noisy framework calls leave nothing machine-specific in a notebook's outputs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import logging
 import sys
 import warnings
 
-from course_lib import quiet
+from course_lib.adapters import quiet
 
 
 def test_captured_collects_prints_warnings_and_child_logger_records() -> None:

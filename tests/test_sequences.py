@@ -1,4 +1,4 @@
-"""course_lib.sequences: the padded static unroll, the per-sentence dynamic unroll, and the padding arithmetic.
+"""course_lib.lessons.sequences: the padded static unroll, the per-sentence dynamic unroll, and the padding arithmetic.
 
 The central claim of notebook 06 is checked here against plain numpy: padding + mask in ONE fixed-length graph
 gives exactly the per-sentence answers, and padding without the mask does not.
@@ -11,8 +11,8 @@ import doctest
 import numpy as np
 import pytest
 
-from course_lib import sequences as sq
 from course_lib import static as st
+from course_lib.lessons import sequences as sq
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from course_lib import static as st
-from course_lib.session_explorer import SessionExplorer, demo_graph
+from course_lib.lessons.session_explorer import SessionExplorer, demo_graph
 
 
 def text(html: str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib import fold, tree_rnn, trees
-from course_lib.tree_rnn import CELL_OPS, ShapeCache, TreeRNN, graph_view, recorded_ops
+from course_lib.lessons import fold, tree_rnn, trees
+from course_lib.lessons.tree_rnn import CELL_OPS, ShapeCache, TreeRNN, graph_view, recorded_ops
 
 SENTENCE = "((the cat) (sat (on (the mat))))"
 

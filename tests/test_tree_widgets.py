@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from course_lib import tree_rnn, tree_widgets
+from course_lib.lessons import tree_rnn, tree_widgets
 
 
 def test_tree_explorer_follows_the_typed_tree() -> None:

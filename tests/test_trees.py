@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib import trees
-from course_lib.trees import Tree, TreeError, parse
+from course_lib.lessons import trees
+from course_lib.lessons.trees import Tree, TreeError, parse
 
 
 def test_example_sentence() -> None:

@@ -24,7 +24,7 @@ only, never on the trees. So one static graph, compiled once, runs every batch; 
 through placeholders. (Fold wrapped the loop in a ``tf.while_loop``; our static engine has no loops, so the graph
 is unrolled for a maximum number of levels and unused levels get empty selections.)
 
->>> from course_lib import trees, tree_rnn
+>>> from course_lib.lessons import trees, tree_rnn
 >>> rng = np.random.default_rng(0)
 >>> batch = [trees.random_tree(n, rng) for n in (3, 5, 4)]
 >>> plan = schedule(batch)
@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from . import dynamic as dy
-from . import graph as ir
-from . import static as st
+from .. import dynamic as dy
+from .. import graph as ir
+from .. import static as st
 from .tree_rnn import CELL_OPS, TreeRNN, recorded_ops
 from .trees import Tree
 

@@ -74,7 +74,7 @@ def describe(value: Any, width: int = MAX_WIDTH) -> str:
         return f"<module {value.__name__}>"
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
         return f"<function {getattr(value, '__qualname__', getattr(value, '__name__', '?'))}>"
-    if isinstance(value, types.SimpleNamespace):  # e.g. the ops of a real framework (course_lib.frameworks)
+    if isinstance(value, types.SimpleNamespace):  # e.g. the ops of a real framework (course_lib.adapters.frameworks)
         return f"<namespace: {', '.join(vars(value))}>"
     try:
         text = repr(value)

@@ -70,7 +70,7 @@ def static_compiles() -> Exercise:
 
 def trace_scenario() -> int:
     """05.2's calls on a real ``tf.function``; returns its tracing count."""
-    from .frameworks import load_tensorflow
+    from ..adapters.frameworks import load_tensorflow
 
     tf = load_tensorflow()
     f = tf.function(lambda x, k: tf.sin(x) * k)
@@ -131,7 +131,7 @@ def input_signature() -> Exercise:
     """05.4: an ``input_signature`` that makes ``tf.function`` trace once for vectors of lengths 3, 5 and 7."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from .frameworks import load_tensorflow
+        from ..adapters.frameworks import load_tensorflow
 
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
@@ -155,8 +155,8 @@ def input_signature() -> Exercise:
 
 def torch_scenario() -> int:
     """05.5's calls of a ``torch.compile``d function (counting backend, no code generated)."""
-    from .adapters.torch import capture_compiled
-    from .frameworks import load_torch
+    from ..adapters.frameworks import load_torch
+    from ..adapters.torch import capture_compiled
 
     torch = load_torch()
     torch._dynamo.reset()

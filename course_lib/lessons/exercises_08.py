@@ -36,7 +36,7 @@ def unrolled_ops(unrolled: Any) -> Exercise:
     """08.1: ops in the traced graph of ``unrolled(x, n)`` (a Python ``range`` loop) for ``n = UNROLL_N``."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from .adapters.tensorflow import count_ops
+        from ..adapters.tensorflow import count_ops
         from .unroll import loop_graphs
 
         if not _number(answer):
@@ -56,7 +56,7 @@ def retraces() -> Exercise:
     calls = "g(1), g(2), g(3), g(2), g(1), g(tf.constant(4)), g(tf.constant(5))"
 
     def truth() -> int:
-        from .quiet import tensorflow
+        from ..adapters.quiet import tensorflow
 
         tf = tensorflow()
 
@@ -88,7 +88,7 @@ def wrong_input(f: Any, traced: Any) -> Exercise:
     """08.3: an input (3 numbers) on which the ``torch.jit.trace`` of ``f`` (traced on ones) is wrong."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from .quiet import torch
+        from ..adapters.quiet import torch
 
         tt = torch()
         try:

@@ -6,7 +6,7 @@ graphs are rebuilt -- the static one has as many steps as the *longest* sentence
 to build and compile), the dynamic one exactly as many as the sentence you pick. **Buckets** pad each group only
 to its own longest sentence, at the price of one graph per bucket.
 
-Everything shown is counted (:mod:`course_lib.sequences`), so the same slider positions give the same numbers on
+Everything shown is counted (:mod:`course_lib.lessons.sequences`), so the same slider positions give the same numbers on
 every machine; ``counts()`` returns them for notebooks and tests.
 
 >>> e = PaddingExplorer(spread=0)
@@ -29,7 +29,7 @@ try:  # ipywidgets is a course dependency, but importing course_lib must not nee
 except ImportError:  # pragma: no cover - reported when the widget is created
     W = None
 
-from . import render
+from .. import render
 from . import sequences as sq
 
 __all__ = ["PaddingExplorer"]

@@ -33,9 +33,9 @@ from typing import Any, Self
 
 import numpy as np
 
-from . import dynamic as dy
-from . import static as st
-from .measure import Measurement, fmt_seconds, measure, stamp
+from .. import dynamic as dy
+from .. import static as st
+from ..measure import Measurement, fmt_seconds, measure, stamp
 
 __all__ = [
     "CLAIMS_2017",
@@ -68,13 +68,13 @@ X, W, C = 0.3, 1.1, 0.2  # inputs of every chain
 
 def _tf() -> Any:
     """TensorFlow, imported quietly (no C++ log lines on stderr: they would differ between runs)."""
-    from .frameworks import load_tensorflow
+    from ..adapters.frameworks import load_tensorflow
 
     return load_tensorflow()
 
 
 def _torch() -> Any:
-    from .frameworks import load_torch
+    from ..adapters.frameworks import load_torch
 
     return load_torch()
 
@@ -365,7 +365,7 @@ def per_op_costs(repeat: int = 5, progress: Progress | None = None) -> dict[str,
                       ("TensorFlow eager", lambda: tf.sin(xf)), ("our dynamic engine", lambda: dy.sin(xd))):
         tick(label)
         out[label] = measure(fn, repeat=repeat, budget=0.08)
-    from .adapters.torch import count_autograd_nodes
+    from ..adapters.torch import count_autograd_nodes
 
     out["facts"] = {
         "tensorflow executes eagerly": bool(tf.executing_eagerly()),
@@ -499,7 +499,7 @@ def torch_compile_costs(inductor: bool = False, repeat: int = 5, progress: Progr
     """Capture with a counting backend (``eager`` unless ``inductor``: then really compile, 10-30 s, needs a C++
     compiler; without one it falls back to ``aot_eager`` and says why). Graph counts after each phase."""
     torch = _torch()
-    from .adapters.torch import capture_compiled
+    from ..adapters.torch import capture_compiled
 
     tick = _ticker(progress)
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from . import dag_checks, expr
-from . import static as st
+from .. import expr
+from .. import static as st
+from ..graph import Graph
+from . import dag_checks
 from .exercises import Exercise, same
-from .graph import Graph
 
 __all__ = ["COUNT_TEXT", "cycle", "framework_counts", "node_count", "topological_order"]
 
@@ -77,7 +78,7 @@ def cycle(graph: Graph) -> Exercise:
 def framework_counts() -> Exercise:
     """01.4: the node counts of ``x * y + sin(x)`` in TensorFlow's tf.function graph and PyTorch's autograd graph,
     as a pair ``(tf_function_ops, torch_autograd_nodes)``; the truth comes from the real frameworks."""
-    from .frameworks import node_counts
+    from ..adapters.frameworks import node_counts
 
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, (list, tuple)) or len(answer) != 2:

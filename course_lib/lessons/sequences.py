@@ -41,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from . import dynamic as dy
-from . import static as st
-from .graph import Graph
+from .. import dynamic as dy
+from .. import static as st
+from ..graph import Graph
 
 __all__ = [
     "SENTENCES",
@@ -468,8 +468,8 @@ class StrategyCosts:
     steps: dict[str, int]
 
     def table(self) -> Any:
+        from ..measure import fmt_seconds
         from .compiling import Table
-        from .measure import fmt_seconds
 
         return Table(["one batch of sentences", "time", "cell steps run"],
                      [(k, fmt_seconds(m.median), f"{self.steps[k]:,}" if k in self.steps else "")
@@ -487,7 +487,7 @@ def strategy_costs(rnn: TinyRNN, sentences: Sequence[np.ndarray], repeat: int = 
     import torch
     from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
 
-    from .measure import measure
+    from ..measure import measure
 
     tick = progress.tick if progress is not None else (lambda *_: None)
     lens = [len(x) for x in sentences]

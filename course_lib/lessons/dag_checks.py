@@ -10,7 +10,7 @@ and the exercises of notebook 01 ask a student to use them:
 * **No cycle.** An edge ``a -> b`` closes a cycle exactly when ``a`` already depends on ``b`` (there is a path
   ``b -> ... -> a``): then ``b`` would need its own value before it can be computed.
 
-Each ``*_checker`` returns a function ``answer -> (ok, message)`` for :class:`course_lib.exercises.Exercise`;
+Each ``*_checker`` returns a function ``answer -> (ok, message)`` for :class:`course_lib.lessons.exercises.Exercise`;
 they never raise, whatever the student types, and never change the graph they check.
 
 >>> from course_lib.graph import Graph
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .graph import CycleError, Graph, GraphError
+from ..graph import CycleError, Graph, GraphError
 
 __all__ = ["cycle_checker", "order_checker", "order_problem"]
 

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from .adapters import require
+from . import require
 
 __all__ = ["Exported", "run_graph_def", "torch_export"]
 

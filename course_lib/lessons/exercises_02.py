@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from . import static as st
+from .. import static as st
 from .exercises import Exercise, same
 from .session_explorer import demo_graph
 
@@ -95,7 +95,7 @@ def compile_count() -> Exercise:
 
 def tf_brick_wall() -> tuple[Any, dict[str, Any]]:
     """The brick-wall graph in real TensorFlow 1 style: ``(tf.Graph, {name: tensor})`` for x, w, b, y, z."""
-    from .frameworks import load_tensorflow
+    from ..adapters.frameworks import load_tensorflow
 
     tf = load_tensorflow()
     with tf.Graph().as_default() as g:
@@ -112,7 +112,7 @@ def tf_feed_dict() -> Exercise:
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, dict):
             return False, "answer with a dict of names and numbers, e.g. {'x': 1.0}"
-        from .frameworks import load_tensorflow
+        from ..adapters.frameworks import load_tensorflow
 
         tf = load_tensorflow()
         g, t = tf_brick_wall()
@@ -137,7 +137,7 @@ def tf_feed_dict() -> Exercise:
 
 def finalize_outcomes() -> dict[str, bool]:
     """Which of :data:`FINALIZE_CHOICES` real TensorFlow allows on a finalized graph (tried each time, live)."""
-    from .frameworks import load_tensorflow
+    from ..adapters.frameworks import load_tensorflow
 
     tf = load_tensorflow()
     g, t = tf_brick_wall()

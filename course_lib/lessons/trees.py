@@ -24,7 +24,7 @@ student's typing can only produce a :class:`Tree` or a :class:`TreeError` that s
 >>> parse("(the cat")
 Traceback (most recent call last):
 ...
-course_lib.trees.TreeError: this '(' is never closed at column 1. Add a ')' at the end, or remove this '('
+course_lib.lessons.trees.TreeError: this '(' is never closed at column 1. Add a ')' at the end, or remove this '('
 """
 
 from __future__ import annotations

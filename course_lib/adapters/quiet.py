@@ -2,7 +2,7 @@
 
 TensorFlow writes log lines to the process's standard error when it is imported (oneDNN notices, absl's
 "All log messages before absl::InitializeLog()"). In a notebook those lines become a stderr output that differs
-from run to run and machine to machine, so a strict nbval comparison fails on them. :mod:`course_lib.frameworks`
+from run to run and machine to machine, so a strict nbval comparison fails on them. :mod:`course_lib.adapters.frameworks`
 filters exactly those lines at import; this module re-exports that import and adds capture of the warnings and
 logs that noisy calls (``torch.export``, ``torch.jit.trace``) print later.
 
@@ -18,18 +18,55 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import os
 import re
+import sys
+import tempfile
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-__all__ = ["Captured", "ErrorSummary", "captured", "error_of", "summarize", "tensorflow", "torch"]
+__all__ = ["NOISE", "Captured", "ErrorSummary", "captured", "error_of", "quiet_stderr", "summarize", "tensorflow", "torch"]
+
+#: stderr lines TensorFlow's C++ side prints while loading that carry no information for a student.
+NOISE = (
+    re.compile(r"^WARNING: All log messages before absl::InitializeLog\(\) is called are written to STDERR$"),
+    re.compile(r"^I\d{4} [\d:.]+ +\d+ port\.cc:\d+\] oneDNN custom operations are on\."),
+    re.compile(r"^I\d{4} [\d:.]+ +\d+ cpu_feature_guard\.cc:\d+\] "),
+)
+
+
+@contextlib.contextmanager
+def quiet_stderr(noise: Sequence[re.Pattern[str]] = NOISE) -> Iterator[None]:
+    """Capture what C/C++ code writes to file descriptor 2 inside the block; afterwards re-emit every line that
+    does not match ``noise`` on ``sys.stderr``. Python-level output (``sys.stderr``, warnings) is untouched."""
+    try:
+        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
+        saved = os.dup(fd)
+    except (AttributeError, OSError, ValueError):  # no real stderr (embedded interpreter): nothing to capture
+        yield
+        return
+    with tempfile.TemporaryFile() as sink:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os.dup2(sink.fileno(), fd)
+        try:
+            yield
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+            sink.seek(0)
+            text = sink.read().decode("utf-8", "replace")
+    kept = [line for line in text.splitlines() if line.strip() and not any(p.search(line) for p in noise)]
+    if kept:
+        print("\n".join(kept), file=sys.stderr)
+
 
 def tensorflow() -> ModuleType:
     """``import tensorflow`` with its start-up log lines left out: the one way the course does it
-    (:func:`course_lib.frameworks.load_tensorflow`), so every notebook measures the same default install."""
+    (:func:`course_lib.adapters.frameworks.load_tensorflow`), so every notebook measures the same default install."""
     from .frameworks import load_tensorflow
 
     return load_tensorflow()

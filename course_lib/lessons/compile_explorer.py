@@ -1,6 +1,6 @@
 """A live widget for notebook 05: change a define-then-run graph and watch what has to be compiled again.
 
-A chain of ops (:class:`course_lib.compiling.StaticChain`) in our define-then-run engine:
+A chain of ops (:class:`course_lib.lessons.compiling.StaticChain`) in our define-then-run engine:
 
 * the **ops slider** builds a new graph of that size (a new graph: the first run compiles it);
 * **add a node, then run** appends one op to the graph: the cached plan no longer matches, so it compiles again;
@@ -27,9 +27,9 @@ try:  # ipywidgets is a course dependency, but importing course_lib must not nee
 except ImportError:  # pragma: no cover - reported when the widget is created
     W = None
 
-from . import render
+from .. import render
+from ..measure import fmt_seconds, measure
 from .compiling import C, StaticChain, X, _dynamic_chain, break_even
-from .measure import fmt_seconds, measure
 
 __all__ = ["CompileExplorer"]
 

@@ -1,6 +1,6 @@
 """Checkers for the exercises: judge an answer by running it through the engines, never by a stored solution.
 
-Each function here returns a *checker* -- ``answer -> (ok, message)`` -- for :class:`course_lib.exercises.Exercise`
+Each function here returns a *checker* -- ``answer -> (ok, message)`` -- for :class:`course_lib.lessons.exercises.Exercise`
 (``expect=...``). The expected value is computed when the student checks, from the program itself, so the
 notebook cell that defines an exercise does not print its answer, and a wrong answer gets a message that says
 which way it is wrong (too many nodes, a branch missing, a value that differs) without giving the solution.
@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from . import dynamic as dy
-from . import static as st
-from . import trace as tr
+from .. import dynamic as dy
+from .. import static as st
+from .. import trace as tr
 from .debugging import locals_at_return
 
 __all__ = [
@@ -236,7 +236,7 @@ def torch_node_count_is(n: int, make_input: Callable[[], Any]) -> Checker:
     def check(answer: Any) -> tuple[bool, str]:
         if not callable(answer):
             return False, "pass your function itself, e.g. ex.check(grow)"
-        from .adapters.torch import count_autograd_nodes
+        from ..adapters.torch import count_autograd_nodes
 
         try:
             out = answer(make_input())
@@ -258,7 +258,7 @@ def torch_export_matches(reference: Callable[[Any], Any], examples: Sequence[Any
     def check(answer: Any) -> tuple[bool, str]:
         if not callable(answer):
             return False, "pass your function or module itself"
-        from .deployment import torch_export
+        from ..adapters.deployment import torch_export
 
         exported = torch_export(answer, examples[0])
         if not exported.ok:

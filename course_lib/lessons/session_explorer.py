@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from . import render
-from . import static as st
-from .graph import short_value
+from .. import render
+from .. import static as st
+from ..graph import short_value
 
 try:  # ipywidgets is a course dependency, but importing course_lib must not need it
     import ipywidgets as W

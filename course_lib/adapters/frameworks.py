@@ -17,7 +17,7 @@ it loads ("All log messages before absl::InitializeLog() ...", "oneDNN custom op
 ``TF_CPP_MIN_LOG_LEVEL=3``. In Jupyter they land in the notebook as red text that differs from run to run
 (timestamps, thread ids). :func:`load_tensorflow` captures the process's stderr while TensorFlow loads, drops
 exactly those known lines and passes anything else through, so a real problem is still seen; oneDNN stays on, as
-it is by default, so timings are those of a default install. (:mod:`course_lib.quiet` imports through here.)
+it is by default, so timings are those of a default install. (:mod:`course_lib.adapters.quiet` imports through here.)
 
 Nothing here runs at ``import course_lib``: TensorFlow and PyTorch are imported by the functions that need them.
 
@@ -31,15 +31,14 @@ Nothing here runs at ``import course_lib``: TensorFlow and PyTorch are imported 
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import os
-import re
 import sys
-import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType, SimpleNamespace
 from typing import Any
+
+from .quiet import NOISE, quiet_stderr
 
 __all__ = [
     "NOISE",
@@ -56,44 +55,11 @@ __all__ = [
     "torch_output",
 ]
 
-#: stderr lines TensorFlow's C++ side prints while loading that carry no information for a student.
-NOISE = (
-    re.compile(r"^WARNING: All log messages before absl::InitializeLog\(\) is called are written to STDERR$"),
-    re.compile(r"^I\d{4} [\d:.]+ +\d+ port\.cc:\d+\] oneDNN custom operations are on\."),
-    re.compile(r"^I\d{4} [\d:.]+ +\d+ cpu_feature_guard\.cc:\d+\] "),
-)
-
 #: The op functions of an expression (:data:`course_lib.expr.FUNCTIONS`) under each framework's own name.
 _TF_NAMES = {"exp": "exp", "log": "math.log", "sin": "sin", "cos": "cos", "tanh": "tanh", "relu": "nn.relu",
              "sigmoid": "sigmoid", "sum": "reduce_sum", "mean": "reduce_mean", "matmul": "linalg.matmul"}
 _TORCH_NAMES = {"exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh", "relu": "relu",
                 "sigmoid": "sigmoid", "sum": "sum", "mean": "mean", "matmul": "matmul"}
-
-
-@contextlib.contextmanager
-def quiet_stderr(noise: Sequence[re.Pattern[str]] = NOISE) -> Iterator[None]:
-    """Capture what C/C++ code writes to file descriptor 2 inside the block; afterwards re-emit every line that
-    does not match ``noise`` on ``sys.stderr``. Python-level output (``sys.stderr``, warnings) is untouched."""
-    try:
-        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
-        saved = os.dup(fd)
-    except (AttributeError, OSError, ValueError):  # no real stderr (embedded interpreter): nothing to capture
-        yield
-        return
-    with tempfile.TemporaryFile() as sink:
-        with contextlib.suppress(Exception):
-            sys.stderr.flush()
-        os.dup2(sink.fileno(), fd)
-        try:
-            yield
-        finally:
-            os.dup2(saved, fd)
-            os.close(saved)
-            sink.seek(0)
-            text = sink.read().decode("utf-8", "replace")
-    kept = [line for line in text.splitlines() if line.strip() and not any(p.search(line) for p in noise)]
-    if kept:
-        print("\n".join(kept), file=sys.stderr)
 
 
 def load_tensorflow() -> ModuleType:
@@ -106,7 +72,7 @@ def load_tensorflow() -> ModuleType:
     if "tensorflow" in sys.modules:
         tf = sys.modules["tensorflow"]
     else:
-        from .adapters import require
+        from . import require
 
         with quiet_stderr():
             tf = require("tensorflow")
@@ -118,7 +84,7 @@ def load_torch() -> ModuleType:
     """``import torch`` (quietly, like :func:`load_tensorflow`); returns the module."""
     if "torch" in sys.modules:
         return sys.modules["torch"]
-    from .adapters import require
+    from . import require
 
     with quiet_stderr():
         return require("torch")
@@ -243,9 +209,9 @@ def node_counts(program: Any, inputs: Mapping[str, float]) -> dict[str, int]:
     (one more, the ``Identity`` of the returned value); ``PyTorch autograd``: nodes behind the output's
     ``grad_fn`` (backward functions plus one ``AccumulateGrad`` per leaf; constants are no nodes there).
     """
-    from . import dynamic as dy
-    from . import static as st
-    from .adapters import torch as torch_adapter
+    from .. import dynamic as dy
+    from .. import static as st
+    from . import torch as torch_adapter
 
     names = input_names(program)
     g = st.Graph()

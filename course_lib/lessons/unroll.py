@@ -14,8 +14,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from . import render
-from . import to_graph as _to_graph
+from .. import render
+from .. import to_graph as _to_graph
 from .tree_widgets import _esc, _font, _guarded
 
 try:
@@ -31,7 +31,7 @@ _ids = itertools.count(1)
 def loop_graphs(unrolled: Any, looped: Any, n: int) -> tuple[Any, Any]:
     """The concrete functions of both loops for ``n`` steps: ``unrolled(x, n)`` with ``n`` a Python int (traced
     per value), ``looped(x, n)`` with ``n`` a tensor (traced once for every n)."""
-    from .quiet import tensorflow
+    from ..adapters.quiet import tensorflow
 
     tf = tensorflow()
     x = tf.TensorSpec([], tf.float32)
@@ -74,7 +74,7 @@ class UnrollExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         self._update()
 
     def _update(self) -> None:
-        from .adapters.tensorflow import count_ops
+        from ..adapters.tensorflow import count_ops
 
         n = self.slider.value
         cu, cl = loop_graphs(self.unrolled, self.looped, n)

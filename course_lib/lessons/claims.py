@@ -23,7 +23,6 @@ from pathlib import Path
 
 __all__ = ["CLAIMS", "Claim", "Ledger", "by_key", "check", "ledger", "notebooks", "verdict_cells"]
 
-NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 SOURCE = "Stack Overflow Q&A, “What is the difference of static Computational Graphs in tensorflow and dynamic " \
          "Computational Graphs in Pytorch?”"
 
@@ -224,7 +223,7 @@ def verdict_cells(path: str | Path) -> list[str]:
     return out
 
 
-def check(notebook_dir: str | Path = NOTEBOOK_DIR) -> list[str]:
+def check(notebook_dir: str | Path) -> list[str]:
     """What is out of step between this ledger and the notebooks on disk (empty when all is well):
     a written notebook without a Verdict cell, a written notebook whose claims have no verdict here, or a
     verdict here for a notebook that does not exist."""
@@ -238,7 +237,7 @@ def check(notebook_dir: str | Path = NOTEBOOK_DIR) -> list[str]:
                 problems.append(f"{name} has no markdown cell headed 'Verdict'")
             missing = [c.key for c in mine if not c.verdict or not c.status]
             if missing:
-                problems.append(f"{name} exists: copy its verdicts for {', '.join(missing)} into course_lib/claims.py")
+                problems.append(f"{name} exists: copy its verdicts for {', '.join(missing)} into course_lib/lessons/claims.py")
         else:
             early = [c.key for c in mine if c.verdict or c.status]
             if early:

@@ -1,6 +1,6 @@
 """Live widgets of notebook 07: type a parse tree and watch the graph follow it; batch trees by depth.
 
-* :class:`TreeExplorer` -- a text box for a bracketed tree (read by :func:`course_lib.trees.parse`, never eval).
+* :class:`TreeExplorer` -- a text box for a bracketed tree (read by :func:`course_lib.lessons.trees.parse`, never eval).
   Enter redraws the define-by-run graph the tree-RNN records for it and says what define-then-run had to do:
   build a graph for this tree's shape, or reuse the one built for an earlier tree of the same shape.
 * :class:`BatchingExplorer` -- sliders choose a batch of random trees; the picture puts every node of every tree in
@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from . import fold, render, tree_rnn, trees
+from .. import render
+from . import fold, tree_rnn, trees
 
 try:  # a course dependency, but importing course_lib must not need it
     import ipywidgets as W

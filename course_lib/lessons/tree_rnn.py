@@ -5,16 +5,16 @@ Each word has a vector; each phrase gets a vector computed from its two parts by
     h(phrase) = tanh( h(left) · W_L  +  h(right) · W_R )          (4 ops: matmul, matmul, add, tanh)
 
 so the sentence vector of "((the cat) sat)" is ``cell(cell(the, cat), sat)``. A phrase of k > 2 items is read left
-to right as k - 1 binary steps (:meth:`course_lib.trees.Tree.binarized`). A tree with n words always needs n - 1
+to right as k - 1 binary steps (:meth:`course_lib.lessons.trees.Tree.binarized`). A tree with n words always needs n - 1
 cells, but *which* cell feeds which depends on the tree: the computation graph has the shape of the tree.
 
 * **Define-by-run** (:meth:`TreeRNN.encode`): a plain loop over the tree records exactly this sentence's graph;
   a new sentence simply records a new one. Nothing to declare in advance.
 * **Define-then-run** (:class:`ShapeCache`): a graph must exist before the data, so each new *tree shape* needs
   its own graph built and compiled; sentences of a shape seen before reuse it. That is what a static graph
-  costs here, and why TensorFlow needed TensorFlow Fold (:mod:`course_lib.fold`) to do better.
+  costs here, and why TensorFlow needed TensorFlow Fold (:mod:`course_lib.lessons.fold`) to do better.
 
->>> from course_lib import trees
+>>> from course_lib.lessons import trees
 >>> net = TreeRNN(dim=3, seed=0)
 >>> t = trees.parse("((the cat) sat)")
 >>> h = net.encode(t)
@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from . import dynamic as dy
-from . import graph as ir
-from . import static as st
+from .. import dynamic as dy
+from .. import graph as ir
+from .. import static as st
 from .trees import Tree, word_vector
 
 __all__ = ["CELL_OPS", "ShapeCache", "StaticTree", "TreeRNN", "cells", "graph_view", "leaf_label", "phrase_label", "recorded_ops"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .measure import Measurement, fmt_seconds, measure
+from ..measure import Measurement, fmt_seconds, measure
 
 __all__ = ["EditCost", "static_edit_cost", "table", "tensorflow_edit_cost"]
 
@@ -56,7 +56,7 @@ def _calls(repeat: int, number: int, warmup: int) -> int:
 
 def tensorflow_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
     """Real TensorFlow 1 style: ``tf.compat.v1`` placeholder and ``Session`` in a ``tf.Graph().as_default()``."""
-    from .frameworks import load_tensorflow
+    from ..adapters.frameworks import load_tensorflow
 
     tf = load_tensorflow()
     with tf.Graph().as_default() as g:
@@ -83,8 +83,7 @@ def tensorflow_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
 
 def static_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
     """The course's define-then-run engine (:mod:`course_lib.static`), where a compile is counted."""
-    from . import static as st
-
+    from .. import static as st
     g = st.Graph("edit cost")
     with g.as_default():
         x = st.placeholder("x")

@@ -1,5 +1,5 @@
 """The checked exercises of notebook 06, *Variable-length sequences*: defined here so the answers stay out of the
-notebook. Expected answers are computed at check time (by :mod:`course_lib.sequences`, real TensorFlow or real
+notebook. Expected answers are computed at check time (by :mod:`course_lib.lessons.sequences`, real TensorFlow or real
 PyTorch), never typed in; the frameworks are imported only when an answer is checked. Each function returns the
 same :class:`Exercise` on every call, so a re-run cell keeps counting attempts and the hints move on.
 Worked solutions: ``instructor/06_variable_length_sequences_solutions.md``.
@@ -100,7 +100,7 @@ def ragged_signature() -> Exercise:
     trace: ``[batch, (words), 3]`` float64, ragged in the number of words."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from .frameworks import load_tensorflow
+        from ..adapters.frameworks import load_tensorflow
 
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
@@ -128,7 +128,7 @@ def packed_batch_sizes() -> Exercise:
     """06.4: ``PackedSequence.batch_sizes`` for :data:`PACKED_LENGTHS`."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from .frameworks import load_torch
+        from ..adapters.frameworks import load_torch
 
         torch = load_torch()
         from torch.nn.utils.rnn import pack_padded_sequence
