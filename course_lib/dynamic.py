@@ -41,6 +41,7 @@ __all__ = [
     "matmul",
     "mean",
     "no_grad",
+    "observe",
     "relu",
     "sigmoid",
     "sin",
@@ -71,6 +72,18 @@ def no_grad() -> Iterator[None]:
 
 def is_grad_enabled() -> bool:
     return _grad_enabled
+
+
+@contextlib.contextmanager
+def observe(callback: Callable[[Tensor], None]) -> Iterator[None]:
+    """Inside this block ``callback(t)`` is called with every new Tensor, the moment it exists (traces use it
+    to record which line of a program created which node)."""
+    global _on_create
+    before, _on_create = _on_create, callback
+    try:
+        yield
+    finally:
+        _on_create = before
 
 
 class Tensor:
@@ -109,6 +122,11 @@ class Tensor:
     @property
     def op(self) -> str:
         return self._op
+
+    @property
+    def id(self) -> int:
+        """Creation counter: tensors made later have larger ids (the ids of the recorded graph follow it)."""
+        return self._id
 
     @property
     def is_leaf(self) -> bool:
@@ -340,7 +358,7 @@ class Tensor:
         >>> [n.op for n in (x * x).graph().nodes]
         ['input', 'mul']
         """
-        tensors = sorted(self._all_recorded(), key=lambda t: t._id)
+        tensors = self.history()
         g = ir.Graph("define-by-run")
         made: dict[int, ir.Node] = {}
         for t in tensors:
@@ -360,8 +378,9 @@ class Tensor:
         g.mark_output(made[self._id])
         return g
 
-    def _all_recorded(self) -> list[Tensor]:
-        # All tensors reachable through parents (including constants, which backward skips).
+    def history(self) -> list[Tensor]:
+        """Every tensor this one was computed from, itself included, in creation order (constants too, which
+        ``backward`` skips): the nodes of :meth:`graph`, in the same order."""
         seen: dict[int, Tensor] = {}
         stack = [self]
         while stack:
@@ -370,7 +389,7 @@ class Tensor:
                 continue
             seen[t._id] = t
             stack.extend(t._parents)
-        return list(seen.values())
+        return sorted(seen.values(), key=lambda t: t._id)
 
 
 def Parameter(data: Any, name: str | None = None) -> Tensor:

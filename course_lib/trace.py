@@ -186,35 +186,31 @@ def _record_dynamic(program: Callable[..., Any], names: list[str], inputs: dict[
     def on_create(t: dy.Tensor) -> None:
         created.append((t, where()))
 
-    before = dy._on_create
-    dy._on_create = on_create
-    try:
+    with dy.observe(on_create):
         args = {n: dy.Tensor(inputs[n], requires_grad=True, name=n) for n in names}
         out = program(dy, **args)
-    finally:
-        dy._on_create = before
     out = out if isinstance(out, dy.Tensor) else dy.Tensor(out, name="output")
     for t, line in created:
         t.line = line
     graph = out.graph()
-    ids = {t._id: k for k, t in enumerate(sorted(out._all_recorded(), key=lambda t: t._id))}
+    ids = {t.id: k for k, t in enumerate(out.history())}
     events: list[Event] = []
     for t, line in created:
-        if t._id not in ids:
+        if t.id not in ids:
             continue  # not part of the result's history (e.g. a comparison used by an `if`)
-        node = graph.nodes[ids[t._id]]
+        node = graph.nodes[ids[t.id]]
         text = f"run {_describe(node, t.data)}" if node.kind == "op" else f"{node.kind} {_describe(node, t.data)}"
         events.append(Event("run", "run", node.id, text, t.data, line))
     if backward and out.requires_grad and out.data.size == 1:
         def on_grad(t: dy.Tensor, g: np.ndarray) -> None:
-            node = graph.nodes[ids[t._id]]
+            node = graph.nodes[ids[t.id]]
             events.append(Event("backward", "backward", node.id,
                                 f"backward: d{graph.outputs[0].name}/d{node.name} = {short_value(g)}", g, None))
 
         out.backward(on_grad=on_grad)
-        for t in out._all_recorded():
+        for t in out.history():
             if t.grad is not None:
-                graph.nodes[ids[t._id]].attrs["grad"] = t.grad
+                graph.nodes[ids[t.id]].attrs["grad"] = t.grad
     return Trace("define-by-run", graph, events, source)
 
 
