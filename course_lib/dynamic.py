@@ -27,27 +27,11 @@ from typing import Any
 import numpy as np
 
 from . import graph as ir
+from . import ops as _ops
 
-__all__ = [
-    "Parameter",
-    "ShapeError",
-    "Tensor",
-    "cond",
-    "constant",
-    "cos",
-    "exp",
-    "is_grad_enabled",
-    "log",
-    "matmul",
-    "mean",
-    "no_grad",
-    "observe",
-    "relu",
-    "sigmoid",
-    "sin",
-    "sum",
-    "tanh",
-]
+__all__ = ["Parameter", "ShapeError", "Tensor", "apply", "cond", "constant", "function", "is_grad_enabled", "no_grad",
+           "observe"]
+__all__.extend(_ops.functions())  # dy.sin, dy.matmul ...: see __getattr__ at the end
 
 _counter = itertools.count()  # creation order: the node ids of the recorded graph
 _grad_enabled = True
@@ -55,8 +39,7 @@ _grad_enabled = True
 _on_create: Callable[[Tensor], None] | None = None
 
 
-class ShapeError(ValueError):
-    """Two operands whose shapes do not fit together (the message names the op and both shapes)."""
+ShapeError = _ops.ShapeError  # two operands whose shapes do not fit (the message names the op and both shapes)
 
 
 @contextlib.contextmanager
@@ -154,7 +137,8 @@ class Tensor:
         return f"Tensor({np.array2string(self.data, precision=4)}{grad}{extra})"
 
     # ------------------------------------------------------------------ recording
-    def _make(self, value: np.ndarray, parents: tuple[Tensor, ...], op: str,
+    @staticmethod
+    def _make(value: np.ndarray, parents: tuple[Tensor, ...], op: str,
               backward: Callable[[np.ndarray], Sequence[np.ndarray | None]] | None) -> Tensor:
         """The output of an op: a new tensor that remembers its parents and local derivative (if recording)."""
         out = Tensor.__new__(Tensor)
@@ -176,127 +160,70 @@ class Tensor:
             _on_create(out)
         return out
 
-    # ------------------------------------------------------------------ ops: forward and local derivative
+    # ------------------------------------------------------------------ ops (forward and derivative: course_lib.ops)
     def __add__(self, other: Any) -> Tensor:
-        other = _lift(other)
-        a, b = self.data, other.data
-        return self._make(_apply("add", np.add, a, b), (self, other), "add",
-                          lambda g: (_unbroadcast(g, a.shape), _unbroadcast(g, b.shape)))  # d(a+b) = da + db
+        return apply("add", self, other)
 
     def __sub__(self, other: Any) -> Tensor:
-        other = _lift(other)
-        a, b = self.data, other.data
-        return self._make(_apply("sub", np.subtract, a, b), (self, other), "sub",
-                          lambda g: (_unbroadcast(g, a.shape), _unbroadcast(-g, b.shape)))
+        return apply("sub", self, other)
 
     def __mul__(self, other: Any) -> Tensor:
-        other = _lift(other)
-        a, b = self.data, other.data
-        return self._make(_apply("mul", np.multiply, a, b), (self, other), "mul",
-                          lambda g: (_unbroadcast(g * b, a.shape), _unbroadcast(g * a, b.shape)))  # d(ab)=b da+a db
+        return apply("mul", self, other)
 
     def __truediv__(self, other: Any) -> Tensor:
-        other = _lift(other)
-        a, b = self.data, other.data
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = _apply("div", np.divide, a, b)
-        return self._make(out, (self, other), "div",
-                          lambda g: (_unbroadcast(g / b, a.shape), _unbroadcast(-g * a / (b * b), b.shape)))
+        return apply("div", self, other)
+
+    def __matmul__(self, other: Any) -> Tensor:
+        return apply("matmul", self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return apply("add", other, self)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return apply("sub", other, self)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return apply("mul", other, self)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return apply("div", other, self)
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        return apply("matmul", other, self)
+
+    def __neg__(self) -> Tensor:
+        return apply("neg", self)
 
     def __pow__(self, p: Any) -> Tensor:
         if isinstance(p, Tensor) or not np.isscalar(p):
             raise TypeError("x ** p needs a plain number p (an exponent that is a tensor is not supported: "
                             "write exp(p * log(x)) instead)")
-        a, p = self.data, float(p)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.power(a, p)
-        return self._make(out, (self,), "pow", lambda g: (g * p * np.power(a, p - 1),))  # d(x^p) = p x^(p-1) dx
-
-    def __neg__(self) -> Tensor:
-        return self._make(-self.data, (self,), "neg", lambda g: (-g,))
-
-    def __matmul__(self, other: Any) -> Tensor:
-        other = _lift(other)
-        a, b = self.data, other.data
-        if a.ndim not in (1, 2) or b.ndim not in (1, 2):
-            raise ShapeError(f"matmul: needs vectors or matrices, got shapes {a.shape} and {b.shape}")
-        out = _apply("matmul", np.matmul, a, b)
-        return self._make(out, (self, other), "matmul", lambda g: _matmul_vjp(g, a, b))
-
-    def __radd__(self, other: Any) -> Tensor:
-        return _lift(other) + self
-
-    def __rsub__(self, other: Any) -> Tensor:
-        return _lift(other) - self
-
-    def __rmul__(self, other: Any) -> Tensor:
-        return _lift(other) * self
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        return _lift(other) / self
-
-    def __rmatmul__(self, other: Any) -> Tensor:
-        return _lift(other) @ self
+        return apply("pow", self, p=float(p))
 
     def __rpow__(self, other: Any) -> Tensor:
         raise TypeError("c ** x with a tensor exponent is not supported: write exp(x * log(c)) instead")
 
     # comparisons give 0/1 tensors without gradient, usable in a Python `if` (as in PyTorch)
     def __gt__(self, other: Any) -> Tensor:
-        return self._make(np.greater(self.data, _lift(other).data).astype(np.float64), (self, _lift(other)),
-                          "greater", None)
+        return apply("greater", self, other)
 
     def __lt__(self, other: Any) -> Tensor:
-        return self._make(np.less(self.data, _lift(other).data).astype(np.float64), (self, _lift(other)),
-                          "less", None)
+        return apply("less", self, other)
 
     def __ge__(self, other: Any) -> Tensor:
-        return self._make(np.greater_equal(self.data, _lift(other).data).astype(np.float64), (self, _lift(other)),
-                          "greater_equal", None)
+        return apply("greater_equal", self, other)
 
     def __le__(self, other: Any) -> Tensor:
-        return self._make(np.less_equal(self.data, _lift(other).data).astype(np.float64), (self, _lift(other)),
-                          "less_equal", None)
+        return apply("less_equal", self, other)
 
     __hash__ = object.__hash__  # tensors are used as dict keys (e.g. feeds) by identity
 
-    def exp(self) -> Tensor:
-        out = np.exp(self.data)
-        return self._make(out, (self,), "exp", lambda g: (g * out,))  # d(e^x) = e^x dx
-
-    def log(self) -> Tensor:
-        a = self.data
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.log(a)
-        return self._make(out, (self,), "log", lambda g: (g / a,))  # d(log x) = dx / x
-
-    def sin(self) -> Tensor:
-        a = self.data
-        return self._make(np.sin(a), (self,), "sin", lambda g: (g * np.cos(a),))
-
-    def cos(self) -> Tensor:
-        a = self.data
-        return self._make(np.cos(a), (self,), "cos", lambda g: (-g * np.sin(a),))
-
-    def tanh(self) -> Tensor:
-        out = np.tanh(self.data)
-        return self._make(out, (self,), "tanh", lambda g: (g * (1.0 - out * out),))  # d tanh = (1 - tanh²) dx
-
-    def relu(self) -> Tensor:
-        a = self.data
-        return self._make(np.maximum(a, 0.0), (self,), "relu", lambda g: (g * (a > 0),))
-
-    def sigmoid(self) -> Tensor:
-        out = 1.0 / (1.0 + np.exp(-self.data))
-        return self._make(out, (self,), "sigmoid", lambda g: (g * out * (1.0 - out),))  # dσ = σ(1-σ) dx
-
-    def sum(self) -> Tensor:
-        shape = self.data.shape
-        return self._make(np.sum(self.data), (self,), "sum", lambda g: (np.broadcast_to(g, shape).copy(),))
-
-    def mean(self) -> Tensor:
-        shape, n = self.data.shape, max(self.data.size, 1)
-        return self._make(np.mean(self.data), (self,), "mean", lambda g: (np.broadcast_to(g / n, shape).copy(),))
+    def __getattr__(self, name: str) -> Callable[..., Tensor]:
+        # t.sin(), t.sum() ...: every function of the op table is also a method, as in PyTorch
+        op = _ops.OPS.get(name)
+        if op is None or op.role != "function":
+            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
+        return lambda *args, **attrs: apply(name, self, *args, **attrs)
 
     # ------------------------------------------------------------------ backward
     def backward(self, grad: Any = None, on_grad: Callable[[Tensor, np.ndarray], None] | None = None) -> None:
@@ -314,6 +241,12 @@ class Tensor:
                                    f"{self.shape}; call .sum() or .mean() first, or pass grad= of that shape")
             grad = np.ones_like(self.data)
         grads: dict[int, np.ndarray] = {self._id: np.asarray(grad, dtype=np.float64)}
+        with np.errstate(all="ignore"):  # a derivative may be inf or nan where the function is (1/x at 0)
+            self._backpropagate(grads, on_grad)
+
+    def _backpropagate(self, grads: dict[int, np.ndarray],
+                       on_grad: Callable[[Tensor, np.ndarray], None] | None) -> None:
+        """Each tensor, outputs first, hands its gradient to its parents through its op's local derivative."""
         for t in reversed(self._topological()):
             g = grads.pop(t._id, None)
             if g is None:
@@ -401,7 +334,37 @@ def constant(value: Any, name: str | None = None) -> Tensor:
     return Tensor(value, name=name, kind="constant")
 
 
-# ---------------------------------------------------------------------- helpers
+# ---------------------------------------------------------------------- applying an op of the table
+def apply(name: str, *args: Any, **attrs: Any) -> Tensor:
+    """Run op ``name`` of :data:`course_lib.ops.OPS` now, and record it with its local derivative.
+
+    The recorded backward closes over the input values and the output, and calls the op's rule with numpy:
+    ``rule(ops.NUMPY, g, *inputs, out, **attrs)`` — the same rule the static engine turns into graph nodes.
+
+    >>> apply("mul", Tensor(3.0), 2.0).item()
+    6.0
+    """
+    op = _ops.OPS.get(name)
+    if op is None:
+        raise ValueError(f"unknown op {name!r}; the ops are {', '.join(_ops.OPS)}")
+    inputs = tuple(_lift(a) for a in args)
+    values = [t.data for t in inputs]
+    if op.check_shapes:  # numpy would accept shapes the course refuses (matmul of 3-d arrays)
+        op.infer_shape([v.shape for v in values], attrs)
+    try:
+        if op.partial:  # x/0, log(-1): inf and nan are values the student should see, not warnings
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = op.forward(*values, **attrs)
+        else:
+            out = op.forward(*values, **attrs)
+    except ValueError:
+        op.infer_shape([v.shape for v in values], attrs)  # raises ShapeError with the op and both shapes
+        raise
+    grad = op.grad
+    backward = None if grad is None else (lambda g: grad(_ops.NUMPY, g, *values, out, **attrs))
+    return Tensor._make(out, inputs, name, backward)
+
+
 def _lift(x: Any) -> Tensor:
     if isinstance(x, Tensor):
         return x
@@ -410,53 +373,25 @@ def _lift(x: Any) -> Tensor:
     raise TypeError(f"cannot use a {type(x).__name__} in a tensor operation; use a number, an array or a Tensor")
 
 
-def _apply(op: str, fn: Callable[[np.ndarray, np.ndarray], np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    try:
-        return fn(a, b)
-    except ValueError:
-        if op == "matmul":
-            raise ShapeError(f"matmul: shapes {a.shape} and {b.shape} do not fit (inner sizes must be equal)") \
-                from None
-        raise ShapeError(f"{op}: shapes {a.shape} and {b.shape} cannot be broadcast together; make them equal "
-                         "or let one of them be a single number") from None
+def function(name: str) -> Callable[..., Tensor]:
+    """The function ``dy.<name>`` of op ``name`` of the table: runs now and records its local derivative."""
+    def f(*args: Any, **attrs: Any) -> Tensor:
+        return apply(name, *args, **attrs)
+
+    f.__name__ = name
+    f.__doc__ = f"{name}: runs now and records its local derivative (see course_lib.ops.OPS[{name!r}])."
+    return f
 
 
-def _unbroadcast(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Sum a gradient back to an operand's shape (the adjoint of numpy broadcasting)."""
-    if g.shape == shape:
-        return g
-    g = np.sum(g, axis=tuple(range(g.ndim - len(shape)))) if g.ndim > len(shape) else g
-    axes = tuple(i for i, s in enumerate(shape) if s == 1 and g.shape[i] != 1)
-    return np.sum(g, axis=axes, keepdims=True).reshape(shape) if axes else g.reshape(shape)
+def __getattr__(name: str) -> Callable[..., Tensor]:
+    # an op registered after this module was imported is a function here too
+    op = _ops.OPS.get(name)
+    if op is None or op.role != "function":
+        raise AttributeError(f"module 'course_lib.dynamic' has no attribute {name!r}")
+    return function(name)
 
 
-def _matmul_vjp(g: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For ``c = a @ b``: ``da = g bᵀ`` and ``db = aᵀ g``, with vectors treated as rows/columns as numpy does."""
-    if a.ndim == 1 and b.ndim == 1:
-        return g * b, g * a
-    if a.ndim == 1:
-        return b @ g, np.outer(a, g)
-    if b.ndim == 1:
-        return np.outer(g, b), a.T @ g
-    return g @ b.T, a.T @ g
-
-
-def _unary(name: str) -> Callable[[Any], Tensor]:
-    def op(x: Any) -> Tensor:
-        return getattr(_lift(x), name)()
-
-    op.__name__ = name
-    op.__doc__ = f"{name}(x), recorded with its local derivative (see ``Tensor.{name}``)."
-    return op
-
-
-exp, log, sin, cos, tanh, relu, sigmoid = (_unary(n) for n in ("exp", "log", "sin", "cos", "tanh", "relu", "sigmoid"))
-sum = _unary("sum")
-mean = _unary("mean")
-
-
-def matmul(a: Any, b: Any) -> Tensor:
-    return _lift(a) @ b
+globals().update({_name: function(_name) for _name in _ops.functions()})  # dy.sin, dy.matmul ...
 
 
 def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> Any:

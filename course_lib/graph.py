@@ -159,6 +159,18 @@ class Graph:
                 self.outputs.append(n)
         self.version += 1
 
+    def view(self, outputs: Sequence[Node]) -> Graph:
+        """The same nodes with ``outputs`` marked: a new Graph sharing the nodes; this one is not changed."""
+        for n in outputs:
+            self._check_member(n)
+        g = Graph(self.name)
+        g.nodes = list(self.nodes)
+        g._by_name = dict(self._by_name)
+        g._name_counts = dict(self._name_counts)
+        g.outputs = list(dict.fromkeys(outputs))
+        g.version = self.version
+        return g
+
     # ------------------------------------------------------------------ reading
     def __len__(self) -> int:
         return len(self.nodes)

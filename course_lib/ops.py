@@ -1,0 +1,306 @@
+"""The one table of operations: each op written once, used by both engines, the parser and the framework adapters.
+
+An op is a small record (:class:`Op`): its numpy forward, a float forward for plans the static compiler has proved
+all-scalar, its shape rule, the Python it stands for in a compiled plan's source, the names TensorFlow and PyTorch
+give it, and its **local derivative**, written once against an ``ops`` namespace.
+
+The local derivative is the course's own idea applied to the library. A rule such as ``sin: g * ops.cos(x)`` is a
+tiny *program over ops*; run it with
+
+* the numpy namespace :data:`NUMPY` and it computes numbers — the dynamic engine's ``backward`` does this;
+* the static engine's own functions and it *adds nodes* — the static engine's ``gradients`` does this, so the
+  derivative is itself a graph.
+
+Reverse mode in one line: for ``y = f(x₁, …, xₖ)`` and ``g = ∂L/∂y``, the rule returns ``∂L/∂xᵢ = g · ∂y/∂xᵢ`` for
+each input (a vector-Jacobian product), or ``None`` where no gradient flows. Broadcasting is undone by ``sum_to``:
+if ``a`` of shape ``(3,)`` was broadcast to ``(2, 3)``, its gradient is ``g`` summed over the new axis.
+
+>>> import numpy as np
+>>> OPS["sin"].grad(NUMPY, np.float64(1.0), np.float64(0.0), np.float64(0.0))
+(np.float64(1.0),)
+>>> OPS["mul"].infer_shape([(2, 3), (3,)], {})
+(2, 3)
+
+Adding an op is one :func:`register` call (plus its tests): both engines, ``expr``, the compiler and the gradient
+checks read this table, so nothing else needs an edit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "NUMPY",
+    "OPS",
+    "Op",
+    "ShapeError",
+    "broadcast_shapes",
+    "functions",
+    "register",
+    "sum_to",
+]
+
+Shape = tuple[int | None, ...] | None  # None: not known before run time
+#: ``grad(ops, g, *inputs, out, **attrs) -> one gradient (or None) per input``
+GradRule = Callable[..., Sequence[Any]]
+
+
+class ShapeError(ValueError):
+    """Operands whose shapes do not fit together (the message names the op and the shapes)."""
+
+
+# ---------------------------------------------------------------------- broadcasting (numpy's rule, and its adjoint)
+def broadcast_shapes(op: str, shapes: Sequence[Shape]) -> Shape:
+    """numpy's broadcasting on shapes that may hold unknown (None) dims; None if any shape is unknown.
+
+    Align from the right; each dim is the one non-1 size, 1 if all are 1, unknown if one is unknown.
+
+    >>> broadcast_shapes("add", [(2, 1), (3,)])
+    (2, 3)
+    """
+    if any(s is None for s in shapes):
+        return None
+    out: list[int | None] = []
+    for dims in itertools.zip_longest(*(reversed(s) for s in shapes), fillvalue=1):  # type: ignore[arg-type]
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            raise ShapeError(f"{op}: shapes {' and '.join(str(s) for s in shapes)} cannot be broadcast together; "
+                             "make them equal or let one be a single number")
+        out.append(known.pop() if known else (None if None in dims else 1))
+    return tuple(reversed(out))
+
+
+def sum_to(g: Any, like: Any) -> np.ndarray:
+    """The adjoint of broadcasting: sum ``g`` back to the shape of ``like`` (an array, or a shape tuple).
+
+    >>> sum_to(np.ones((2, 3)), np.zeros(3))
+    array([2., 2., 2.])
+    """
+    g = np.asarray(g, dtype=np.float64)
+    shape = like if isinstance(like, tuple) else np.shape(like)
+    if g.shape == shape:
+        return g
+    if g.ndim > len(shape):
+        g = np.sum(g, axis=tuple(range(g.ndim - len(shape))))
+    axes = tuple(i for i, s in enumerate(shape) if s == 1 and g.shape[i] != 1)
+    return np.sum(g, axis=axes, keepdims=True).reshape(shape) if axes else g.reshape(shape)
+
+
+def _expand_like(g: Any, like: Any, *, divide: bool = False) -> np.ndarray:
+    """The adjoint of a sum (``divide=False``) or a mean (``divide=True``): spread ``g`` over ``like``'s shape."""
+    like = np.asarray(like)
+    out = np.broadcast_to(g, like.shape).astype(np.float64)
+    return out / max(like.size, 1) if divide else out
+
+
+def _matmul_grad(g: Any, a: Any, b: Any, *, wrt: int) -> np.ndarray:
+    """For ``c = a @ b``: ``da = g bᵀ`` (``wrt=0``) and ``db = aᵀ g`` (``wrt=1``); vectors act as numpy treats them
+    (a row on the left, a column on the right)."""
+    g, a, b = np.asarray(g), np.asarray(a), np.asarray(b)
+    if a.ndim == 1 and b.ndim == 1:
+        return g * (b if wrt == 0 else a)
+    if a.ndim == 1:
+        return b @ g if wrt == 0 else np.outer(a, g)
+    if b.ndim == 1:
+        return np.outer(g, b) if wrt == 0 else a.T @ g
+    return g @ b.T if wrt == 0 else a.T @ g
+
+
+def _f64(fn: Callable[..., Any]) -> Callable[..., np.ndarray]:
+    """A numpy function whose result is always float64 (comparisons give 0/1, reductions a 0-d array)."""
+    def f(*a: Any, **k: Any) -> np.ndarray:
+        return np.asarray(fn(*a, **k), dtype=np.float64)
+
+    f.__name__ = getattr(fn, "__name__", "f")
+    return f
+
+
+# ---------------------------------------------------------------------- shape rules
+def _elementwise(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    return broadcast_shapes(op, shapes)
+
+
+def _scalar(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    return ()
+
+
+def _like_first(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    return shapes[0]
+
+
+def _like_last(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    return shapes[-1]
+
+
+def _matmul_shape(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    """(n, k) @ (k, m) -> (n, m); a vector drops its side's dim, as in numpy."""
+    a, b = shapes
+    if a is None or b is None:
+        return None
+    if len(a) not in (1, 2) or len(b) not in (1, 2):
+        raise ShapeError(f"matmul needs vectors or matrices, got shapes {a} and {b}")
+    if a[-1] is not None and b[0] is not None and a[-1] != b[0]:
+        raise ShapeError(f"matmul: shapes {a} and {b} do not fit: inner sizes {a[-1]} and {b[0]} must be equal")
+    return tuple(a[:-1]) + tuple(b[1:])
+
+
+def _matmul_grad_shape(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    return shapes[1 + attrs["wrt"]]
+
+
+# ---------------------------------------------------------------------- the record
+@dataclass(frozen=True)
+class Op:
+    """One operation, everything about it in one place.
+
+    ``role``: ``"operator"`` (spelled with a symbol: ``+ - * / ** @``, unary ``-``), ``"function"`` (called by name:
+    ``ops.sin(x)``; the one-argument ones can be typed into an expression), ``"comparison"`` (0/1, no gradient) or
+    ``"helper"`` (only gradients create it). ``forward`` computes on numpy float64 arrays; ``scalar`` on Python
+    floats (None: plans using this op are not specialized). ``shape(op, input shapes, attrs)`` infers the output
+    shape at build time. ``source`` is the plan-source template (``"{0} + {1}"``; None: ``name(args)``).
+    ``attrs``: the keyword attributes the op takes (``pow``'s ``p``). ``grad``: the local derivative (None: no
+    gradient flows through it: the output does not change with the inputs). ``partial``: undefined for some finite inputs (``x/0``, ``log(-1)``): computed with
+    numpy's warnings off, the inf or nan being the answer. ``check_shapes``: check the shape rule before computing
+    (numpy would accept shapes the course refuses). ``tf`` / ``torch``: the framework function of the same maths, as an attribute path.
+    """
+
+    name: str
+    arity: int
+    forward: Callable[..., np.ndarray]
+    grad: GradRule | None = None
+    scalar: Callable[..., float] | None = None
+    shape: Callable[[str, Sequence[Shape], dict[str, Any]], Shape] = _elementwise
+    source: str | None = None
+    role: str = "function"
+    attrs: tuple[str, ...] = ()
+    commutative: bool = False
+    partial: bool = False
+    check_shapes: bool = False
+    tf: str | None = None
+    torch: str | None = None
+
+    def infer_shape(self, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+        return self.shape(self.name, shapes, attrs)
+
+    def code(self, args: Sequence[str], attrs: dict[str, Any]) -> str:
+        """This op as one Python expression over the names ``args`` (for :meth:`static.Plan.source`)."""
+        if self.source is not None:
+            return self.source.format(*args, **attrs)
+        extra = "".join(f", {k}={attrs[k]!r}" for k in self.attrs if k in attrs)
+        return f"{self.name}({', '.join(args)}{extra})"
+
+
+OPS: dict[str, Op] = {}
+
+#: The numpy namespace: ``NUMPY.sin(x)`` etc. for every op — what a gradient rule calls when it computes values.
+NUMPY = SimpleNamespace()
+
+
+def register(op: Op) -> Op:
+    """Add ``op`` to the table (replacing one of the same name); both engines and ``expr`` see it at once."""
+    if not op.name.isidentifier():
+        raise ValueError(f"an op name must be a Python identifier, got {op.name!r}")
+    OPS[op.name] = op
+    setattr(NUMPY, op.name, op.forward)
+    return op
+
+
+def functions(arity: int | None = None) -> list[str]:
+    """Names of the ops called by name (``ops.sin``), in table order; ``arity=1``: those an expression may call.
+
+    >>> functions(1)[:3]
+    ['exp', 'log', 'sin']
+    """
+    return [o.name for o in OPS.values() if o.role == "function" and (arity is None or o.arity == arity)]
+
+
+def _pow(a: Any, *, p: float) -> np.ndarray:
+    return np.power(a, p)
+
+
+def _select_grad(o: Any, g: Any, p: Any) -> tuple[Any, Any, Any]:
+    """``select(p, a, b)`` passes ``g`` to ``a`` where ``p`` holds and to ``b`` elsewhere (one zero shared)."""
+    zero = o.zeros_like(g)
+    return None, o.select(p, g, zero), o.select(p, zero, g)
+
+
+def _not_supported(name: str) -> GradRule:
+    """The rule of a helper whose own derivative the course does not build (gradients of gradients through it)."""
+    def rule(o: Any, g: Any, *inputs: Any, **attrs: Any) -> Sequence[Any]:
+        raise NotImplementedError(f"no gradient rule for op {name!r} (gradients of gradients are not supported "
+                                  "for it)")
+
+    return rule
+
+
+def _relu_scalar(a: float) -> float:
+    return a if a > 0.0 or math.isnan(a) else 0.0
+
+
+# ---------------------------------------------------------------------- the ops of the course
+# Each grad rule: (ops, g, *inputs, out, **attrs) -> gradients of the inputs; g = dL/d(out).
+for _op in (
+    # operators                                                        d(a+b) = da + db
+    Op("add", 2, np.add, lambda o, g, a, b, y: (o.sum_to(g, a), o.sum_to(g, b)),
+       operator.add, source="{0} + {1}", role="operator", commutative=True),
+    Op("sub", 2, np.subtract, lambda o, g, a, b, y: (o.sum_to(g, a), o.sum_to(-g, b)),
+       operator.sub, source="{0} - {1}", role="operator"),
+    #                                                                  d(ab) = b da + a db
+    Op("mul", 2, np.multiply, lambda o, g, a, b, y: (o.sum_to(g * b, a), o.sum_to(g * a, b)),
+       operator.mul, source="{0} * {1}", role="operator", commutative=True),
+    #                                                                  d(a/b) = da/b - (a/b) db/b
+    Op("div", 2, np.divide, lambda o, g, a, b, y: (o.sum_to(g / b, a), o.sum_to(-(g * (y / b)), b)),
+       operator.truediv, source="{0} / {1}", role="operator", partial=True),
+    Op("neg", 1, np.negative, lambda o, g, x, y: (-g,), operator.neg, source="-{0}", role="operator"),
+    #                                                                  d(xᵖ) = p xᵖ⁻¹ dx   (p a plain number)
+    Op("pow", 1, _pow, lambda o, g, x, y, *, p: (g * (p * x ** (p - 1.0)),),
+       lambda a, *, p: math.pow(a, p), source="{0} ** {p}", role="operator", attrs=("p",), partial=True),
+    Op("matmul", 2, np.matmul,
+       lambda o, g, a, b, y: (o.matmul_grad(g, a, b, wrt=0), o.matmul_grad(g, a, b, wrt=1)),
+       shape=_matmul_shape, source="{0} @ {1}", check_shapes=True, tf="linalg.matmul", torch="matmul"),
+    # functions                                                        d(eˣ) = eˣ dx
+    Op("exp", 1, np.exp, lambda o, g, x, y: (g * y,), math.exp, tf="exp", torch="exp"),
+    Op("log", 1, np.log, lambda o, g, x, y: (g / x,), math.log, partial=True, tf="math.log",
+       torch="log"),
+    Op("sin", 1, np.sin, lambda o, g, x, y: (g * o.cos(x),), math.sin, tf="sin", torch="sin"),
+    Op("cos", 1, np.cos, lambda o, g, x, y: (-(g * o.sin(x)),), math.cos, tf="cos", torch="cos"),
+    #                                                                  d tanh = (1 - tanh²) dx
+    Op("tanh", 1, np.tanh, lambda o, g, x, y: (g * (1.0 - y * y),), math.tanh, tf="tanh", torch="tanh"),
+    Op("relu", 1, lambda a: np.maximum(a, 0.0), lambda o, g, x, y: (g * o.greater(x, 0.0),), _relu_scalar,
+       tf="nn.relu", torch="relu"),
+    #                                                                  dσ = σ(1-σ) dx
+    Op("sigmoid", 1, lambda a: 1.0 / (1.0 + np.exp(-a)), lambda o, g, x, y: (g * (y * (1.0 - y)),),
+       lambda a: 1.0 / (1.0 + math.exp(-a)), tf="sigmoid", torch="sigmoid"),
+    Op("sum", 1, _f64(np.sum), lambda o, g, x, y: (o.expand_like(g, x, divide=False),), float, _scalar,
+       tf="reduce_sum", torch="sum"),
+    Op("mean", 1, _f64(np.mean), lambda o, g, x, y: (o.expand_like(g, x, divide=True),), float, _scalar,
+       tf="reduce_mean", torch="mean"),
+    # comparisons: 0/1 values, no gradient (usable in a Python `if` in define-by-run)
+    Op("greater", 2, _f64(np.greater), None, lambda a, b: float(a > b), role="comparison"),
+    Op("less", 2, _f64(np.less), None, lambda a, b: float(a < b), role="comparison"),
+    Op("greater_equal", 2, _f64(np.greater_equal), None, lambda a, b: float(a >= b), role="comparison"),
+    Op("less_equal", 2, _f64(np.less_equal), None, lambda a, b: float(a <= b), role="comparison"),
+    # helpers that gradient rules create
+    Op("sum_to", 2, sum_to, _not_supported("sum_to"), lambda g, like: g, _like_last, role="helper"),
+    Op("expand_like", 2, _expand_like, _not_supported("expand_like"), lambda g, like, *, divide=False: g, _like_last, role="helper",
+       attrs=("divide",)),
+    Op("matmul_grad", 3, _matmul_grad, _not_supported("matmul_grad"), shape=_matmul_grad_shape, role="helper", attrs=("wrt",)),
+    Op("ones_like", 1, lambda a: np.ones_like(a, dtype=np.float64), None, lambda a: 1.0, _like_first,
+       role="helper"),
+    Op("zeros_like", 1, lambda a: np.zeros_like(a, dtype=np.float64), None, lambda a: 0.0, _like_first,
+       role="helper"),
+    # select(p, a, b): a where p is non-zero, else b — the gradient of a cond's output, per branch
+    Op("select", 3, lambda p, a, b: np.where(p != 0, a, b).astype(np.float64),
+       lambda o, g, p, a, b, y: _select_grad(o, g, p),
+       lambda p, a, b: a if p != 0.0 else b, role="helper"),
+):
+    register(_op)
+del _op

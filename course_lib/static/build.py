@@ -1,0 +1,342 @@
+"""Building a define-then-run graph: a :class:`Graph`, symbolic :class:`Tensor` handles, and the functions that
+add nodes (placeholders, constants, variables, every op of :data:`course_lib.ops.OPS`, ``cond``).
+
+Nothing here computes a value: a ``Tensor`` is a symbol for what a node *will* hold when a Session runs it.
+Each new node gets its shape at once (:func:`course_lib.static.shapes.infer`), as TensorFlow does at build time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import graph as ir
+from .. import ops as _ops
+from .shapes import infer
+
+__all__ = [
+    "FetchError",
+    "Graph",
+    "GraphFinalizedError",
+    "MissingFeedError",
+    "ShapeError",
+    "SymbolicBoolError",
+    "Tensor",
+    "Variable",
+    "apply",
+    "as_tensor",
+    "cond",
+    "constant",
+    "get_default_graph",
+    "name_scope",
+    "placeholder",
+    "reset_default_graph",
+    "to_graph",
+]
+
+
+# ---------------------------------------------------------------------- errors
+class GraphFinalizedError(RuntimeError):
+    """A node was added to a finalized (immutable) graph."""
+
+
+class MissingFeedError(ValueError):
+    """A placeholder the fetches need was not given a value in ``feed_dict``."""
+
+
+ShapeError = _ops.ShapeError  # a value or operand whose shape does not fit (the message names both shapes)
+
+
+class FetchError(ValueError):
+    """Something asked of ``Session.run`` that is not a tensor of the session's graph."""
+
+
+class SymbolicBoolError(TypeError):
+    """A symbolic tensor used where Python needs True/False now (``if``, ``while``, ``and``...)."""
+
+
+# ---------------------------------------------------------------------- the graph
+class Graph(ir.Graph):
+    """A graph you build first and run later (``tf.Graph``). It *is* the course IR, plus building rules."""
+
+    def __init__(self, name: str = "define-then-run") -> None:
+        super().__init__(name)
+        self.finalized = False
+        self._scopes: list[str] = []
+        self._branches: list[tuple[int, int, bool]] = []  # open cond branches: (cond key, pred node id, side)
+        self._cond_keys = 0
+        self._in_gradients = 0  # > 0 while gradients() adds the backward pass: its ops are drawn as gradient
+        self.observers: list[Callable[[ir.Node], None]] = []  # told of every new node (traces use it)
+
+    def add(self, op: str, inputs: Sequence[ir.Node] = (), name: str | None = None, **kw: Any) -> ir.Node:
+        if self.finalized:
+            raise GraphFinalizedError(
+                f"Graph is finalized and cannot be modified: tried to add {name or op!r}. finalize() made the "
+                "graph immutable (TensorFlow does this when a MonitoredSession starts); build every node before "
+                "finalizing, or build a new Graph")
+        scope = "/".join(self._scopes)
+        kw.setdefault("scope", scope)
+        if self._in_gradients and kw.get("kind", "op") == "op":
+            kw["gradient"] = True
+        if scope:
+            name = f"{scope}/{name or op}"
+        node = super().add(op, inputs, name=name, **kw)
+        if "cond_key" in node.attrs:  # a cond read back from data: new conds must not reuse its key
+            self._cond_keys = max(self._cond_keys, node.attrs["cond_key"] + 1)
+        if self._branches:
+            node.attrs["branch"] = tuple(self._branches)
+        for observe in self.observers:
+            observe(node)
+        return node
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Graph]:
+        """Make this the graph new nodes go to (``with g.as_default():``)."""
+        _default_stack.append(self)
+        try:
+            yield self
+        finally:
+            _default_stack.pop()
+
+    def finalize(self) -> None:
+        """Make the graph immutable: any new node raises :class:`GraphFinalizedError`."""
+        self.finalized = True
+
+    @contextlib.contextmanager
+    def name_scope(self, name: str) -> Iterator[None]:
+        self._scopes.append(name)
+        try:
+            yield
+        finally:
+            self._scopes.pop()
+
+    @contextlib.contextmanager
+    def building_gradients(self) -> Iterator[None]:
+        """Ops added inside this block compute derivatives: they are marked ``gradient`` (drawn in that style)."""
+        self._in_gradients += 1
+        try:
+            yield
+        finally:
+            self._in_gradients -= 1
+
+    @contextlib.contextmanager
+    def branch(self, key: int, pred: ir.Node, side: bool, scope: str) -> Iterator[None]:
+        """Nodes added inside belong to one side of a ``cond`` (and are drawn in its scope)."""
+        self._branches.append((key, pred.id, side))
+        self._scopes.append(scope)
+        try:
+            yield
+        finally:
+            self._scopes.pop()
+            self._branches.pop()
+
+    def new_cond_key(self) -> int:
+        key, self._cond_keys = self._cond_keys, self._cond_keys + 1
+        return key
+
+    def get_tensor(self, name: str) -> Tensor:
+        return Tensor(self[name.split(":")[0]], self)
+
+
+_default_stack: list[Graph] = []
+_global_graph = Graph("default")
+
+
+def get_default_graph() -> Graph:
+    return _default_stack[-1] if _default_stack else _global_graph
+
+
+def reset_default_graph() -> None:
+    global _global_graph
+    _global_graph = Graph("default")
+
+
+def name_scope(name: str) -> contextlib.AbstractContextManager[None]:
+    return get_default_graph().name_scope(name)
+
+
+# ---------------------------------------------------------------------- symbolic tensors
+class Tensor:
+    """A symbol for the value a node *will* have when a Session runs it. It has no value now."""
+
+    __slots__ = ("graph", "node")
+    __array_priority__ = 1000
+
+    def __init__(self, node: ir.Node, graph: Graph) -> None:
+        self.node = node
+        self.graph = graph
+
+    name = property(lambda self: self.node.name)
+    op = property(lambda self: self.node.op)
+    shape = property(lambda self: self.node.attrs.get("shape"))
+
+    def __repr__(self) -> str:
+        shape = "unknown" if self.shape is None else self.shape
+        return f"<static Tensor '{self.name}' op={self.op} shape={shape} — no value until Session.run>"
+
+    def __bool__(self) -> bool:
+        raise SymbolicBoolError(
+            f"Python needs True or False *now*, but '{self.name}' is a symbolic tensor: it has no value until a "
+            "Session runs the graph. A Python `if`/`while`/`and`/`or` on it cannot be put into the graph. "
+            "Put both branches in the graph with st.cond(pred, true_fn, false_fn) instead (TensorFlow: tf.cond; "
+            "in TF2, tf.function's AutoGraph rewrites such an `if` into tf.cond for you). "
+            "In define-by-run (course_lib.dynamic) the value exists, so a plain `if` just works.")
+
+    def __float__(self) -> float:
+        raise SymbolicBoolError(f"'{self.name}' has no value yet: run it with Session(graph).run({self.name!r}, "
+                                "feed_dict=...) to get a number")
+
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        raise SymbolicBoolError(f"'{self.name}' is symbolic and cannot become a numpy array before Session.run")
+
+    def __iter__(self) -> Iterator[Any]:
+        raise SymbolicBoolError(f"cannot iterate over the symbolic tensor '{self.name}': its length is only known "
+                                "at run time")
+
+    __hash__ = object.__hash__
+
+    def __add__(self, o: Any) -> Tensor:
+        return apply("add", self, o)
+
+    def __radd__(self, o: Any) -> Tensor:
+        return apply("add", o, self)
+
+    def __sub__(self, o: Any) -> Tensor:
+        return apply("sub", self, o)
+
+    def __rsub__(self, o: Any) -> Tensor:
+        return apply("sub", o, self)
+
+    def __mul__(self, o: Any) -> Tensor:
+        return apply("mul", self, o)
+
+    def __rmul__(self, o: Any) -> Tensor:
+        return apply("mul", o, self)
+
+    def __truediv__(self, o: Any) -> Tensor:
+        return apply("div", self, o)
+
+    def __rtruediv__(self, o: Any) -> Tensor:
+        return apply("div", o, self)
+
+    def __matmul__(self, o: Any) -> Tensor:
+        return apply("matmul", self, o)
+
+    def __rmatmul__(self, o: Any) -> Tensor:
+        return apply("matmul", o, self)
+
+    def __neg__(self) -> Tensor:
+        return apply("neg", self)
+
+    def __pow__(self, p: Any) -> Tensor:
+        if isinstance(p, Tensor) or not np.isscalar(p):
+            raise TypeError("x ** p needs a plain number p (an exponent that is a tensor is not supported: "
+                            "write exp(p * log(x)) instead)")
+        return apply("pow", self, p=float(p))
+
+    def __rpow__(self, o: Any) -> Tensor:
+        raise TypeError("c ** x with a tensor exponent is not supported: write exp(x * log(c)) instead")
+
+    def __gt__(self, o: Any) -> Tensor:
+        return apply("greater", self, o)
+
+    def __lt__(self, o: Any) -> Tensor:
+        return apply("less", self, o)
+
+    def __ge__(self, o: Any) -> Tensor:
+        return apply("greater_equal", self, o)
+
+    def __le__(self, o: Any) -> Tensor:
+        return apply("less_equal", self, o)
+
+
+# ---------------------------------------------------------------------- adding nodes
+def as_tensor(x: Any, graph: Graph) -> Tensor:
+    """``x`` as a tensor of ``graph``: a tensor of it as it is, a number or array as a new constant."""
+    if isinstance(x, Tensor):
+        if x.graph is not graph:
+            raise ValueError(f"tensor '{x.name}' belongs to another graph; build all tensors of a computation "
+                             "inside the same `with graph.as_default():` block")
+        return x
+    return constant(x, graph=graph)
+
+
+def apply(op: str, *args: Any, name: str | None = None, **attrs: Any) -> Tensor:
+    """Add a node running op ``op`` of :data:`course_lib.ops.OPS` on ``args`` (tensors, numbers or arrays).
+
+    ``attrs`` are the op's attributes (``pow``'s ``p``); the node's shape is inferred now.
+
+    >>> g = Graph()
+    >>> with g.as_default():
+    ...     y = apply("mul", placeholder("x", shape=(2,)), 3.0)
+    >>> y.op, y.shape
+    ('mul', (2,))
+    """
+    if op not in _ops.OPS:
+        raise ValueError(f"unknown op {op!r}; the ops are {', '.join(_ops.OPS)}")
+    graph = next((a.graph for a in args if isinstance(a, Tensor)), None) or get_default_graph()
+    ts = [as_tensor(a, graph) for a in args]
+    node_attrs = dict(attrs)
+    node_attrs["shape"] = infer(op, [t.shape for t in ts], attrs)
+    return Tensor(graph.add(op, [t.node for t in ts], name=name, attrs=node_attrs), graph)
+
+
+def placeholder(name: str = "placeholder", shape: tuple[int | None, ...] | None = (),
+                graph: Graph | None = None) -> Tensor:
+    """A hole in the graph, filled through ``feed_dict`` at run time.
+
+    ``shape=()`` (the default) means a single number; ``(None, 3)`` any number of rows of 3; ``None`` any shape.
+    """
+    g = graph or get_default_graph()
+    shape = None if shape is None else tuple(shape)
+    return Tensor(g.add("placeholder", name=name, kind="input", attrs={"shape": shape}), g)
+
+
+def constant(value: Any, name: str | None = None, graph: Graph | None = None) -> Tensor:
+    g = graph or get_default_graph()
+    v = _as_value(value, "constant")
+    return Tensor(g.add("constant", name=name or "Const", kind="constant", value=v, attrs={"shape": v.shape}), g)
+
+
+def Variable(initial: Any, name: str = "Variable", graph: Graph | None = None) -> Tensor:
+    """State that lives across runs (a weight). Its value is read at run time, so it is never constant-folded."""
+    g = graph or get_default_graph()
+    v = _as_value(initial, "Variable")
+    return Tensor(g.add("variable", name=name, kind="variable", value=v, attrs={"shape": v.shape}), g)
+
+
+def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], name: str = "cond") -> Tensor:
+    """Both branches go into the graph; at run time only the one ``pred`` selects is computed (``tf.cond``).
+
+    ``pred`` is a tensor (non-zero means true). The nodes each branch creates are drawn in the scopes
+    ``cond/then`` and ``cond/else``.
+    """
+    g = pred.graph if isinstance(pred, Tensor) else get_default_graph()
+    p = as_tensor(pred, g)
+    base = g.unique_name(name)
+    key = g.new_cond_key()
+    outs = []
+    for side, fn in ((True, true_fn), (False, false_fn)):
+        with g.branch(key, p.node, side, f"{base}/{'then' if side else 'else'}"):
+            outs.append(as_tensor(fn(), g))
+    shape = outs[0].shape if outs[0].shape == outs[1].shape else None
+    return Tensor(g.add("cond", [p.node, outs[0].node, outs[1].node], name=base,
+                        attrs={"shape": shape, "cond_key": key}), g)
+
+
+def _as_value(value: Any, what: str) -> np.ndarray:
+    try:
+        return np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} needs a number or an array of numbers, got {value!r}") from None
+
+
+def to_graph(obj: Graph | Tensor) -> ir.Graph:
+    """The IR of a static graph (it already is one); for a tensor, a view of its graph with that tensor marked as
+    output — the user's graph itself is left as it is."""
+    if isinstance(obj, Tensor):
+        return obj.graph.view(outputs=[*obj.graph.outputs, obj.node])
+    return obj

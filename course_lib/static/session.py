@@ -1,0 +1,89 @@
+"""Running a graph (``tf.compat.v1.Session``): only placeholders let data in, only what the fetches need runs.
+
+A Session keeps one compiled :class:`~course_lib.static.compile.Plan` per request (fetches, fed placeholders) and
+reuses it while the graph is unchanged; a change to the graph (its ``version``) makes the next run compile again.
+``compile_count`` counts the compilations, so a notebook can show "compiled once, ran a thousand times".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import graph as ir
+from . import shapes
+from .build import FetchError, Graph, ShapeError, Tensor, get_default_graph
+from .compile import Plan, compile_plan
+
+__all__ = ["Session"]
+
+
+class Session:
+    """Runs a graph: ``run(fetches, feed_dict)`` computes only what the fetches need.
+
+    ``compile_count`` counts compilations: it grows when new fetches/feeds are asked for or the graph changed.
+    """
+
+    def __init__(self, graph: Graph | None = None) -> None:
+        self.graph = graph or get_default_graph()
+        self.compile_count = 0
+        self._plans: dict[tuple[Any, ...], Plan] = {}
+        self.last_plan: Plan | None = None
+
+    def run(self, fetches: Any, feed_dict: dict[Any, Any] | None = None) -> Any:
+        single = not isinstance(fetches, (list, tuple))
+        fetch_nodes = tuple(self._node(f) for f in ([fetches] if single else fetches))
+        feeds = self._feeds(feed_dict or {})
+        plan = self.plan(fetch_nodes, tuple(feeds))
+        values = plan.run([feeds[n] for n in plan.fed])
+        out = [np.asarray(v, dtype=np.float64).copy() if isinstance(v, np.ndarray) else np.float64(v)
+               for v in values]
+        return out[0] if single else out
+
+    def plan(self, fetches: Sequence[Any], fed: Sequence[Any] = ()) -> Plan:
+        """The compiled plan for these fetches and fed tensors (compiling it if the cache has none)."""
+        fetch_nodes = tuple(self._node(f) for f in fetches)
+        fed_nodes = tuple(sorted((self._node(f) for f in fed), key=lambda n: n.id))
+        key = (tuple(n.id for n in fetch_nodes), tuple(n.id for n in fed_nodes))
+        plan = self._plans.get(key)
+        if plan is None or plan.graph_version != self.graph.version:
+            plan = compile_plan(self.graph, fetch_nodes, fed_nodes)
+            self.compile_count += 1
+            self._plans[key] = plan
+        self.last_plan = plan
+        return plan
+
+    def _node(self, f: Any) -> ir.Node:
+        """The node a fetch or feed key names: a tensor of this graph, one of its nodes, or a name."""
+        if isinstance(f, Tensor):
+            if f.graph is not self.graph:
+                raise FetchError(f"fetch '{f.name}' belongs to another graph than this session's; create the "
+                                 "Session with that graph: Session(graph)")
+            return f.node
+        if isinstance(f, ir.Node) and f.id < len(self.graph.nodes) and self.graph.nodes[f.id] is f:
+            return f
+        if isinstance(f, str):
+            try:
+                return self.graph[f.split(":")[0]]
+            except ir.GraphError:
+                raise FetchError(f"no tensor named {f!r} in this graph; names are e.g. "
+                                 f"{', '.join(repr(n.name) for n in self.graph.nodes[:4])}") from None
+        raise FetchError(f"cannot fetch a {type(f).__name__} ({f!r}): fetch a tensor of the graph or its name")
+
+    def _feeds(self, feed_dict: dict[Any, Any]) -> dict[ir.Node, np.ndarray]:
+        out: dict[ir.Node, np.ndarray] = {}
+        for k, v in feed_dict.items():
+            node = self._node(k)
+            try:
+                value = np.asarray(v, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise TypeError(f"the value fed to '{node.name}' must be numbers, got {v!r}") from None
+            want = node.attrs.get("shape")
+            if not shapes.fits(want, value.shape):
+                raise ShapeError(f"'{node.name}' expects {shapes.describe(want)} but was fed shape {value.shape}; "
+                                 f"feed a value of that shape, or declare placeholder({node.name!r}, shape=None) "
+                                 "to accept any")
+            out[node] = value
+        return out

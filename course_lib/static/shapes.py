@@ -1,0 +1,40 @@
+"""Shapes before values: what the static engine knows about a node when it is added, and what a feed must fit.
+
+A shape is a tuple of sizes, ``None`` for a size (or a whole shape) known only at run time — TensorFlow's
+``TensorShape`` with unknown dimensions. Each op's rule is in :data:`course_lib.ops.OPS`; this module applies it
+and checks what is fed against what a placeholder declared.
+
+>>> infer("matmul", [(None, 3), (3, 2)], {})
+(None, 2)
+>>> fits((None, 3), (5, 3)), fits((), (2,))
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .. import ops as _ops
+
+__all__ = ["describe", "fits", "infer"]
+
+Shape = tuple[int | None, ...] | None
+
+
+def infer(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    """The output shape of ``op`` on inputs of ``shapes``; raises :class:`course_lib.ops.ShapeError` if they
+    cannot fit (two sizes that cannot broadcast, matmul inner sizes that differ)."""
+    return _ops.OPS[op].infer_shape(shapes, attrs)
+
+
+def fits(declared: Shape, actual: tuple[int, ...]) -> bool:
+    """Does a value of shape ``actual`` fit a placeholder declared with ``declared`` (None = anything)?"""
+    if declared is None:
+        return True
+    return len(declared) == len(actual) and all(d is None or d == a for d, a in zip(declared, actual))
+
+
+def describe(declared: Shape) -> str:
+    """How a message names a declared shape: 'a single number', 'shape (None, 3) (None = any size)'."""
+    return "a single number" if declared == () else f"shape {declared} (None = any size)"
