@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-#: The op functions an expression may call (all take one argument), in both engines.
-FUNCTIONS = ("exp", "log", "sin", "cos", "tanh", "relu", "sigmoid", "sum", "mean")
+from . import ops as _ops
+
 CONSTANTS = {"pi": math.pi}
 RESERVED = ("ops",)  # the first argument of every program
 MAX_LENGTH = 500
@@ -33,7 +33,6 @@ MAX_NODES = 2000
 MAX_VARIABLES = 12
 
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow", ast.MatMult: "matmul"}
-_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**", "matmul": "@"}
 _REFUSED = {
     ast.Attribute: "attribute access (a.b) is not allowed",
     ast.Subscript: "indexing (a[i]) is not allowed",
@@ -47,6 +46,16 @@ _REFUSED = {
     ast.Set: "sets are not allowed", ast.JoinedStr: "strings are not allowed", ast.Starred: "* unpacking is not allowed",
     ast.NamedExpr: "assignment (:=) is not allowed", ast.Await: "await is not allowed",
 }
+
+
+def functions() -> list[str]:
+    """The op functions an expression may call: the one-argument functions of the op table (both engines have
+    them), an op registered later included.
+
+    >>> "sin" in functions() and "matmul" not in functions()
+    True
+    """
+    return _ops.functions(1)
 
 
 class ExpressionError(ValueError):
@@ -162,7 +171,7 @@ def _check(node: ast.AST, lead: int) -> None:
     for bad, why in _REFUSED.items():
         if isinstance(node, bad):
             raise ExpressionError(why, _col(node, lead), "use numbers, names, + - * / ** @ and "
-                                  f"the functions {', '.join(FUNCTIONS)}")
+                                  f"the functions {', '.join(functions())}")
     if isinstance(node, ast.Constant):
         v = node.value
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -177,9 +186,9 @@ def _check(node: ast.AST, lead: int) -> None:
         if not isinstance(node.func, ast.Name):
             raise ExpressionError("only the op functions can be called, by name", _col(node, lead))
         name = node.func.id
-        if name not in FUNCTIONS:
+        if name not in functions():
             raise ExpressionError(f"unknown function {name!r}", _col(node, lead),
-                                  f"the functions are {', '.join(FUNCTIONS)}" + _did_you_mean(name))
+                                  f"the functions are {', '.join(functions())}" + _did_you_mean(name))
         if node.keywords or len(node.args) != 1:
             raise ExpressionError(f"{name}() takes exactly one argument", _col(node, lead))
     elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -192,7 +201,7 @@ def _check(node: ast.AST, lead: int) -> None:
 def _did_you_mean(name: str) -> str:
     import difflib
 
-    close = difflib.get_close_matches(name, FUNCTIONS, n=1)
+    close = difflib.get_close_matches(name, functions(), n=1)
     return f"; did you mean {close[0]}?" if close else ""
 
 
@@ -229,7 +238,7 @@ def _postfix(root: ast.AST, lead: int) -> tuple[list[tuple[str, Any]], list[str]
         elif isinstance(node, ast.Constant):
             code.append(("num", float(node.value)))
         elif isinstance(node, ast.Name):
-            if node.id in FUNCTIONS:
+            if node.id in functions():
                 raise ExpressionError(f"{node.id!r} is a function; call it as {node.id}(...)", _col(node, lead))
             if node.id in CONSTANTS:
                 code.append(("num", CONSTANTS[node.id]))

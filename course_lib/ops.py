@@ -169,7 +169,8 @@ class Op:
     ``attrs``: the keyword attributes the op takes (``pow``'s ``p``). ``grad``: the local derivative (None: no
     gradient flows through it: the output does not change with the inputs). ``partial``: undefined for some finite inputs (``x/0``, ``log(-1)``): computed with
     numpy's warnings off, the inf or nan being the answer. ``check_shapes``: check the shape rule before computing
-    (numpy would accept shapes the course refuses). ``tf`` / ``torch``: the framework function of the same maths, as an attribute path.
+    (numpy would accept shapes the course refuses). ``domain``: an interval where the op is smooth, which the property
+    tests sample (values and derivatives against numpy, PyTorch and finite differences). ``tf`` / ``torch``: the framework function of the same maths, as an attribute path.
     """
 
     name: str
@@ -184,6 +185,7 @@ class Op:
     commutative: bool = False
     partial: bool = False
     check_shapes: bool = False
+    domain: tuple[float, float] = (-2.0, 2.0)
     tf: str | None = None
     torch: str | None = None
 
@@ -268,14 +270,14 @@ for _op in (
        shape=_matmul_shape, source="{0} @ {1}", check_shapes=True, tf="linalg.matmul", torch="matmul"),
     # functions                                                        d(eˣ) = eˣ dx
     Op("exp", 1, np.exp, lambda o, g, x, y: (g * y,), math.exp, tf="exp", torch="exp"),
-    Op("log", 1, np.log, lambda o, g, x, y: (g / x,), math.log, partial=True, tf="math.log",
-       torch="log"),
+    Op("log", 1, np.log, lambda o, g, x, y: (g / x,), math.log, partial=True, domain=(0.2, 3.0),
+       tf="math.log", torch="log"),
     Op("sin", 1, np.sin, lambda o, g, x, y: (g * o.cos(x),), math.sin, tf="sin", torch="sin"),
     Op("cos", 1, np.cos, lambda o, g, x, y: (-(g * o.sin(x)),), math.cos, tf="cos", torch="cos"),
     #                                                                  d tanh = (1 - tanh²) dx
     Op("tanh", 1, np.tanh, lambda o, g, x, y: (g * (1.0 - y * y),), math.tanh, tf="tanh", torch="tanh"),
     Op("relu", 1, lambda a: np.maximum(a, 0.0), lambda o, g, x, y: (g * o.greater(x, 0.0),), _relu_scalar,
-       tf="nn.relu", torch="relu"),
+       domain=(0.1, 2.0), tf="nn.relu", torch="relu"),  # smooth away from the kink at 0
     #                                                                  dσ = σ(1-σ) dx
     Op("sigmoid", 1, lambda a: 1.0 / (1.0 + np.exp(-a)), lambda o, g, x, y: (g * (y * (1.0 - y)),),
        lambda a: 1.0 / (1.0 + math.exp(-a)), tf="sigmoid", torch="sigmoid"),
