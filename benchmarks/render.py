@@ -1,7 +1,8 @@
 """How fast is the renderer? Full render, one step, and the `dot` program for comparison, at 20/100/300 nodes.
 
-Run: ``.venv/bin/python benchmarks/render.py`` (about 20 s). It prints figures; it asserts nothing about time
-(tests check structure, never timings).
+Run: ``.venv/bin/python benchmarks/render.py`` (about 20 s with the ``dot`` program, 1 s without). It prints figures;
+it asserts nothing about time (tests check structure, never timings). ``--smoke``: one 20-node graph, one call per
+figure (what ``./course test`` runs, so that a renamed renderer API breaks CI instead of this script).
 
 * **full render (pygraphviz)**: a graph never seen before -> plan, DOT, in-process layout, SVG (cache cleared).
 * **full render (dot program)**: the DOT of ``render.draw`` piped through the ``dot`` program by the graphviz
@@ -14,6 +15,7 @@ Run: ``.venv/bin/python benchmarks/render.py`` (about 20 s). It prints figures; 
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import shutil
@@ -21,6 +23,8 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # this checkout's course_lib, wherever it is
 
 from course_lib import render
 from course_lib.graph import Graph
@@ -70,7 +74,9 @@ def median_time(fn, repeats: int) -> float:
 
 
 def measure(n: int, reps: int, has_dot: bool) -> dict[str, float]:
-    """Median seconds for one graph size (see the module docstring for what each figure is)."""
+    """Median seconds for one graph size (see the module docstring for what each figure is); ``reps`` calls each
+    (the step figures 2 × ``reps``, the dot-program ones at least 3 unless ``reps`` is 1: a smoke run)."""
+    few = 1 if reps == 1 else max(3, reps // 2)
     import graphviz
 
     g = model_graph(n)
@@ -82,11 +88,11 @@ def measure(n: int, reps: int, has_dot: bool) -> dict[str, float]:
     out = {"full": median_time(full, reps), "dot": float("nan"), "ours_dot": float("nan")}
     if has_dot:
         source = render.draw(g).source
-        out["dot"] = median_time(lambda: graphviz.Source(source).pipe(format="svg"), max(3, reps // 2))
+        out["dot"] = median_time(lambda: graphviz.Source(source).pipe(format="svg"), few)
         saved = render.ENGINES
         render.ENGINES = tuple(e for e in saved if e[0] == "dot program")
         try:
-            out["ours_dot"] = median_time(full, max(3, reps // 2))
+            out["ours_dot"] = median_time(full, few)
         finally:
             render.ENGINES = saved
 
@@ -104,16 +110,25 @@ def measure(n: int, reps: int, has_dot: bool) -> dict[str, float]:
     return out
 
 
-def main() -> None:
+FULL = ((20, 25), (100, 11), (300, 5))  # (nodes, calls per figure)
+SMOKE = ((20, 1),)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="one small graph, one call each: checks the script runs")
+    smoke = parser.parse_args(argv).smoke
     has_dot = shutil.which("dot") is not None
     print(f"renderer benchmark  python {platform.python_version()}  {platform.machine()}  cpus={os.cpu_count()}  "
           f"dot program: {'yes' if has_dot else 'no (skipped)'}")
+    if smoke:
+        print("SMOKE RUN (one 20-node graph, one call per figure): the figures below are not measurements")
     render.Layout(model_graph(5))  # warm-up: first use loads the Graphviz plugins and fonts
     head = (f"{'nodes':>5} | {'full pygraphviz':>15} | {'full dot prog':>13} | {'ours on dot':>11} | {'one step':>9} | "
             f"{'replayed':>9} | {'step/full':>9} | {'rebuild/dot':>11}")
     print(head)
     print("-" * len(head))
-    for n, reps in ((20, 25), (100, 11), (300, 5)):
+    for n, reps in SMOKE if smoke else FULL:
         m = measure(n, reps, has_dot)
         print(f"{n:>5} | {m['full'] * 1e3:>12.2f} ms | {m['dot'] * 1e3:>10.2f} ms | {m['ours_dot'] * 1e3:>8.2f} ms | "
               f"{m['step'] * 1e3:>6.3f} ms | {m['replay'] * 1e3:>6.3f} ms | {m['step'] / m['full']:>8.1%} | "

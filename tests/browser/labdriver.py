@@ -17,11 +17,27 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--disable-quic", "--no-first-run", "--disable-dev-shm-usage"]
+
+
+def wait_until(condition: Callable[[], Any], what: str, timeout: float, interval: float = 0.2) -> Any:
+    """Poll ``condition()`` until it returns something true, and return that; after ``timeout`` seconds raise
+    ``TimeoutError`` saying ``what`` did not happen. The one place that pauses between polls: for conditions only
+    Python can see (a server answering, a view a test computes); conditions in the page use wait_for_function."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = condition()
+        if found:
+            return found
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"{what} did not happen within {timeout:g} s")
+        time.sleep(interval)
 
 
 def chromium_path() -> str | None:
@@ -68,16 +84,18 @@ class Lab:
             cmd.append("--allow-root")
         self.log = open(self.home / "jupyterlab.log", "wb")  # noqa: SIM115 - kept open while the server runs
         self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited at start-up; see {self.home / 'jupyterlab.log'}")
-            try:
-                urllib.request.urlopen(self.url("api/status"), timeout=2)
-                return
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError(f"JupyterLab did not answer within {timeout} s; see {self.home / 'jupyterlab.log'}")
+        wait_until(self._answers, f"JupyterLab answering on port {self.port} (log: {self.home / 'jupyterlab.log'})",
+                   timeout, interval=0.3)
+
+    def _answers(self) -> bool:
+        """True once the server answers its status API; an exited server is an error at once, not a timeout."""
+        if self.proc is not None and self.proc.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited at start-up; see {self.home / 'jupyterlab.log'}")
+        try:
+            urllib.request.urlopen(self.url("api/status"), timeout=2)
+        except OSError:
+            return False
+        return True
 
     def url(self, path: str) -> str:
         sep = "&" if "?" in path else "?"
@@ -100,22 +118,25 @@ KERNEL_IDLE = """() => {
   if (!k || k.status !== 'idle') return false;
   return ![...document.querySelectorAll('.jp-InputArea-prompt')].some(e => e.textContent.includes('*'));
 }"""
-HAS_KERNEL = "() => !!window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel"
+# Accept a kernel dialog if one is shown (clicked in the page, so the same poll that waits for the kernel does it),
+# then: is a kernel attached and idle?
+ACCEPT_DIALOG_THEN_KERNEL_IDLE = """() => {
+  const accept = document.querySelector('.jp-Dialog .jp-mod-accept');
+  if (accept) { accept.click(); return false; }
+  return (""" + KERNEL_IDLE + """)();
+}"""
 
 
 def open_notebook(page, lab: Lab, rel: str, timeout_ms: int = 120_000) -> None:
-    """Open a notebook, accept the kernel dialog if one comes, wait until a kernel is attached."""
+    """Open a notebook, accept the kernel dialog if one comes, wait until a kernel is attached and idle."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.goto(lab.url(f"lab/tree/{rel}") + "&reset")
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout_ms)
-    deadline = time.monotonic() + timeout_ms / 1000
-    while time.monotonic() < deadline:
-        dialog = page.locator(".jp-Dialog .jp-mod-accept")
-        if dialog.count():
-            dialog.first.click()
-        if page.evaluate(HAS_KERNEL) and page.evaluate(KERNEL_IDLE):
-            return
-        time.sleep(0.3)
-    raise TimeoutError(f"no idle kernel for {rel} after {timeout_ms / 1000:.0f} s")
+    try:
+        page.wait_for_function(ACCEPT_DIALOG_THEN_KERNEL_IDLE, timeout=timeout_ms, polling=300)
+    except PlaywrightTimeout:
+        raise TimeoutError(f"{rel}: no idle kernel attached within {timeout_ms / 1000:.0f} s") from None
 
 
 def run_all(page, timeout_ms: int = 240_000) -> None:
@@ -127,3 +148,24 @@ def run_all(page, timeout_ms: int = 240_000) -> None:
     page.evaluate("window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(KERNEL_IDLE, timeout=timeout_ms, polling=300)
+
+
+# How many widget views are on the page: rendered ones, and the error widget ipywidgets shows when one cannot render.
+WIDGET_VIEWS = """() => ({
+  rendered: document.querySelectorAll('.jp-OutputArea-output:has(> .jupyter-widgets)').length,
+  failed: document.querySelectorAll('.jupyter-widgets-error-widget').length,
+})"""
+
+
+def wait_for_widget_views(page, expected: int, timeout_ms: int = 30_000) -> dict:
+    """Wait until ``expected`` widget views have attached (or one failed); return the counts either way, so the
+    test's own assertions say what is missing (run-all settles before the last views attach to the page)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    # A view that failed shows the error widget: no need to wait for the rest, the test fails on it anyway.
+    done = f"() => {{ const v = ({WIDGET_VIEWS})(); return v.rendered >= {int(expected)} || v.failed > 0; }}"
+    try:
+        page.wait_for_function(done, timeout=timeout_ms, polling=200)
+    except PlaywrightTimeout:
+        pass  # reported by the caller's assertion, with the counts
+    return page.evaluate(WIDGET_VIEWS)

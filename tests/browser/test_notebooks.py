@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .labdriver import open_notebook, run_all
+from .labdriver import open_notebook, run_all, wait_for_widget_views
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -30,7 +30,8 @@ def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
     open_notebook(page, lab, rel)
     run_all(page)
     seconds = time.monotonic() - t0
-    time.sleep(1.0)  # let the last widget views attach
+    expected = saved_widget_views(ROOT / rel)
+    wait_for_widget_views(page, expected)  # run-all settles before the last views attach
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error'], "
                           ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
     error_text = [errors.nth(k).inner_text()[:300] for k in range(min(errors.count(), 3))]
@@ -38,7 +39,6 @@ def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
     views = page.locator(".jp-OutputArea-output:has(> .jupyter-widgets)")
     failed = page.locator(".jupyter-widgets-error-widget")  # what ipywidgets shows when a view cannot render
     rendered, broken_views = views.count(), failed.count()
-    expected = saved_widget_views(ROOT / rel)
     name = Path(rel).stem
     page.screenshot(path=str(artifacts / f"{name}.png"), full_page=False)
     for k in range(min(rendered, 4)):  # what a student sees of each live widget

@@ -6,12 +6,15 @@ into test-artifacts/, run once in JupyterLab, and then each test clicks, types a
 
 from __future__ import annotations
 
-import time
+import json
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from . import labdriver
 from .labdriver import open_notebook, run_all
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +25,8 @@ CELLS = [
     "cw.ControlFlowExplorer(programs.branch_with_cond)",
     'cw.SideBySide(programs.affine_sin, {"x": 3.0, "w": 2.0})',
 ]
+# Graphs each cell shows once its widget is drawn: the stepper one; the others a define-then-run and a define-by-run.
+GRAPHS = {1: 1, 2: 2, 3: 2, 4: 2}
 
 # In the browser: the visible text and the nodes of every *visible* SVG graph in one cell's output.
 VIEW = """(k) => {
@@ -49,7 +54,16 @@ def widgets_page(lab, browser, artifacts):
     page = ctx.new_page()
     open_notebook(page, lab, path.relative_to(ROOT).as_posix())
     run_all(page)
-    time.sleep(1.0)
+    # run-all settles before the widget views attach: wait until every cell shows its graphs (or a view failed)
+    drawn = f"""() => {{
+      if (document.querySelector('.jupyter-widgets-error-widget')) return true;
+      const want = {json.dumps(GRAPHS)};
+      return Object.entries(want).every(([k, n]) => ({VIEW})(Number(k)).graphs.length >= n);
+    }}"""
+    try:
+        page.wait_for_function(drawn, timeout=30_000, polling=200)
+    except PlaywrightTimeout:
+        pass  # test_every_widget_rendered says which cell is missing what
     yield page
     ctx.close()
 
@@ -63,15 +77,18 @@ def output(page, k: int):
 
 
 def wait_until(page, k: int, test, what: str, timeout: float = 20.0) -> dict:
-    deadline = time.monotonic() + timeout
-    v = view(page, k)
-    while time.monotonic() < deadline:
-        if test(v):
-            return v
-        time.sleep(0.2)
-        v = view(page, k)
-    raise AssertionError(f"cell {k}: {what} did not happen within {timeout} s; the output says: {v['text'][:400]!r}"
-                         f", graphs {v['graphs']}")
+    """Poll cell ``k``'s view until ``test(view)`` holds; on timeout the message shows what the cell shows."""
+    last: list[dict] = []
+
+    def holds() -> dict | None:
+        last[:] = [view(page, k)]
+        return last[0] if test(last[0]) else None
+
+    try:
+        return labdriver.wait_until(holds, f"cell {k}: {what}", timeout)
+    except TimeoutError as e:
+        v = last[0]
+        raise AssertionError(f"{e}; the output says: {v['text'][:400]!r}, graphs {v['graphs']}") from None
 
 
 def test_every_widget_rendered(widgets_page, artifacts):
@@ -80,7 +97,8 @@ def test_every_widget_rendered(widgets_page, artifacts):
     assert page.locator(".jupyter-widgets-error-widget").count() == 0
     for k in range(1, len(CELLS)):
         v = view(page, k)
-        assert v["graphs"], f"cell {k} ({CELLS[k]}) shows no graph: {v['text'][:300]!r}"
+        assert len(v["graphs"]) == GRAPHS[k], f"cell {k} ({CELLS[k]}) shows {len(v['graphs'])} graphs, not " \
+            f"{GRAPHS[k]}: {v['text'][:300]!r}"
         output(page, k).screenshot(path=str(artifacts / f"widget-{k}.png"))
 
 
@@ -96,12 +114,13 @@ def test_stepper_next_and_play_move_through_the_events(widgets_page):
     out.get_by_role("button", name="Next ▶").click()
     v3 = wait_until(page, 1, lambda v: "step 3 of 11" in v["text"], "two more Next ▶ → step 3")
     assert v3["graphs"][0]["done"] == 2 and v3["graphs"][0]["hidden"] == v3["graphs"][0]["all"] - 3
-    assert "▶" in v3["text"] and "h = x * w" in v3["text"]  # the Python line being executed
+    # the Python line being executed, marked ▶ before its line number (the Next ▶ button alone would not match)
+    assert re.search(r"▶\s+\d+\s+h = x \* w", v3["text"]), v3["text"][:400]
     out.get_by_role("button", name="◀ Previous").click()
     wait_until(page, 1, lambda v: "step 2 of 11" in v["text"], "◀ Previous → step 2")
     out.locator(".widget-play button").first.click()  # Play: runs in the browser, no kernel round trip
     wait_until(page, 1, lambda v: "step 11 of 11" in v["text"], "Play → the last step", timeout=30)
-    assert "BACKWARD" in view(page, 1)["text"].upper()
+    assert "BACKWARD" in view(page, 1)["text"]  # the phase badge of the last step (step 0 shows START)
 
 
 def type_expression(page, k: int, text: str) -> None:
