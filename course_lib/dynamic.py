@@ -29,6 +29,8 @@ import numpy as np
 from . import graph as ir
 from . import ops as _ops
 
+_OPS, _NUMPY = _ops.OPS, _ops.NUMPY  # the table (ops registered later appear in it too)
+
 __all__ = ["Parameter", "ShapeError", "Tensor", "apply", "cond", "constant", "function", "is_grad_enabled", "no_grad",
            "observe"]
 __all__.extend(_ops.functions())  # dy.sin, dy.matmul ...: see __getattr__ at the end
@@ -344,24 +346,26 @@ def apply(name: str, *args: Any, **attrs: Any) -> Tensor:
     >>> apply("mul", Tensor(3.0), 2.0).item()
     6.0
     """
-    op = _ops.OPS.get(name)
+    op = _OPS.get(name)
     if op is None:
-        raise ValueError(f"unknown op {name!r}; the ops are {', '.join(_ops.OPS)}")
-    inputs = tuple(_lift(a) for a in args)
+        raise ValueError(f"unknown op {name!r}; the ops are {', '.join(_OPS)}")
+    inputs = tuple([a if a.__class__ is Tensor else _lift(a) for a in args])  # a list: faster than a generator
     values = [t.data for t in inputs]
     if op.check_shapes:  # numpy would accept shapes the course refuses (matmul of 3-d arrays)
         op.infer_shape([v.shape for v in values], attrs)
+    forward = op.forward
     try:
         if op.partial:  # x/0, log(-1): inf and nan are values the student should see, not warnings
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = op.forward(*values, **attrs)
+                out = forward(*values, **attrs)
         else:
-            out = op.forward(*values, **attrs)
+            out = forward(*values, **attrs) if attrs else forward(*values)
     except ValueError:
         op.infer_shape([v.shape for v in values], attrs)  # raises ShapeError with the op and both shapes
         raise
     grad = op.grad
-    backward = None if grad is None else (lambda g: grad(_ops.NUMPY, g, *values, out, **attrs))
+    backward = None if grad is None or not _grad_enabled else \
+        (lambda g: grad(_NUMPY, g, *values, out, **attrs))
     return Tensor._make(out, inputs, name, backward)
 
 
