@@ -153,7 +153,6 @@ def test_a_cycle_in_a_v1_graph_def_becomes_a_reported_back_edge() -> None:
     ir = cl.to_graph(gd)
     assert [n.name for n in ir.nodes] == ["x", "merge", "add", "next"]
     assert ir["merge"].attrs["back_edges"] == ["next"] and [i.name for i in ir["merge"].inputs] == ["x"]
-    ir.check_acyclic()
 
 
 def test_a_real_control_flow_v1_while_loop_keeps_its_cycle_as_a_back_edge() -> None:
@@ -169,7 +168,7 @@ def test_a_real_control_flow_v1_while_loop_keeps_its_cycle_as_a_back_edge() -> N
     assert len(ir) == len(g.get_operations())
     merges = [n for n in ir.nodes if n.op == "Merge"]
     assert len(merges) == 2 and all(n.attrs["back_edges"] == [n.name.replace("Merge", "NextIteration")] for n in merges)
-    ir.check_acyclic()
+    assert all(i.name not in n.attrs["back_edges"] for n in merges for i in n.inputs)  # the loop edge is cut
 
 
 # ---------------------------------------------------------------------------------------------- tf.function
@@ -230,7 +229,6 @@ def test_cond_and_while_bodies_are_nodes_in_nested_scopes() -> None:
     assert [i.name for i in cond.inputs[: cond.attrs["n_data_inputs"]]] == ["Greater", "x"]
     assert [i.name for i in cond.inputs[cond.attrs["n_data_inputs"] :]] == ["cond/then/Identity", "cond/else/Identity"]
     assert cond.attrs["tf_name"] == "cond" and ir["cond/then/mul"].attrs["tf_name"] == "cond/mul"
-    ir.check_acyclic()
     assert [n.name for n in ir.outputs] == ["Identity"]
 
     flat = tfa.to_graph(concrete, expand_functions=False)

@@ -93,7 +93,6 @@ def test_mlp_autograd_graph_matches_the_grad_fn_walk() -> None:
     # edges follow next_functions: AddmmBackward0 of layer 2 reads its bias, the ReLU and the transposed weight
     addmm = g["AddmmBackward0_1"]
     assert [i.op for i in addmm.inputs] == ["AccumulateGrad", "ReluBackward0", "TBackward0"]
-    g.check_acyclic()
 
 
 def test_every_forward_pass_records_a_new_graph_with_the_same_ir() -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("ipywidgets")
 
+from course_lib import render
 from course_lib.lessons.compile_explorer import CompileExplorer
 
 
@@ -44,9 +47,32 @@ def test_the_plan_source_is_shown_and_shortened() -> None:
     assert "more lines" in big.source.value and "return" in big.source.value
 
 
-def test_errors_are_shown_in_the_widget() -> None:
+def test_a_failing_button_shows_its_error_and_the_widget_goes_on(monkeypatch) -> None:
     e = CompileExplorer(ops=2, timings=False)
-    e._safe(lambda: 1 / 0)
-    assert "ZeroDivisionError" in e.message.value
-    e._safe(e.run_many, 1)
-    assert e.message.value == ""
+
+    def broken() -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(e.chain, "add_node", broken)
+    e.add_button.click()  # the callback raises: shown in the widget, not swallowed by JupyterLab
+    assert "<b>Problem:</b> ZeroDivisionError: division by zero" in e.message.value
+    monkeypatch.undo()
+    e.run_button.click()
+    assert e.message.value == "" and e.runs == 101
+
+
+def font_sizes(markup: str) -> list[int]:
+    return [int(px) for px in re.findall(r"font-size:(\d+)px", re.sub(r"<svg.*?</svg>", "", markup, flags=re.DOTALL))]
+
+
+def test_the_presenter_theme_enlarges_every_word() -> None:
+    small = CompileExplorer(ops=3, timings=False)
+    render.set_theme("presenter")
+    try:
+        big = CompileExplorer(ops=3, timings=False)
+    finally:
+        render.set_theme("classroom")
+    for part in ("stats", "source"):
+        before, after = font_sizes(getattr(small, part).value), font_sizes(getattr(big, part).value)
+        assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after)), part
+    assert int(big.add_button.style.font_size.removesuffix("px")) > int(small.add_button.style.font_size.removesuffix("px"))

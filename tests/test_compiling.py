@@ -5,7 +5,6 @@ Timings are never asserted (they vary); the counts that notebook 05 asserts next
 
 from __future__ import annotations
 
-import doctest
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # before any TensorFlow import (importorskip below)
@@ -16,10 +15,8 @@ import pytest
 from course_lib import dynamic as dy
 from course_lib import static as st
 from course_lib.lessons import compiling as cc
-
-
-def test_doctests_pass() -> None:
-    assert doctest.testmod(cc).failed == 0
+from course_lib.lessons.compiling import torch_compile, verdicts
+from course_lib.measure import Measurement
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 40])
@@ -163,12 +160,12 @@ def test_static_engine_is_define_then_run() -> None:
 
 
 def test_then_and_now_verdicts_follow_the_2017_figures() -> None:
-    m = lambda s: cc.Measurement(s, s, s, 1, 1)
+    m = lambda s: Measurement(s, s, s, 1, 1)
     table = cc.then_and_now(per_op={"numpy": m(0.5e-6), "PyTorch eager": m(4e-6), "TensorFlow eager": m(30e-6)})
     assert [row[-1] for row in table.rows] == ["holds: about 1 µs", "same order: a few µs", "no: well above 1 µs"]
-    assert cc._change_verdict(50e-6) == "cheaper than 200 µs"
-    assert cc._change_verdict(250e-6) == "holds: about 200 µs"
-    assert cc._change_verdict(3e-3) == "the penalty is larger today"
+    assert verdicts.change_verdict(50e-6) == "cheaper than 200 µs"
+    assert verdicts.change_verdict(250e-6) == "holds: about 200 µs"
+    assert verdicts.change_verdict(3e-3) == "the penalty is larger today"
     assert table.header[-1] == "verdict" and all(len(row) == 5 for row in table.rows)
 
 
@@ -180,4 +177,4 @@ def test_abandoned_captures_are_not_counted() -> None:
             self.graph = type("G", (), {"nodes": list(range(n))})()
 
     capture = type("Capture", (), {"graphs": [FakeGraph(0), FakeGraph(4), FakeGraph(5)]})()
-    assert [len(g.graph.nodes) for g in cc._kept(capture)] == [4, 5]
+    assert [len(g.graph.nodes) for g in torch_compile.kept_graphs(capture)] == [4, 5]

@@ -13,7 +13,6 @@ def test_static_engine_counts() -> None:
     assert c.nodes_added == c.edits  # one node per edit
     assert c.compiles_steady == 0  # steady runs reuse the plan
     assert c.compiles_edit == c.edits  # every edit recompiles
-    assert c.steady.median > 0 and c.ratio > 0
 
 
 def test_tensorflow_counts() -> None:

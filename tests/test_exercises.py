@@ -1,6 +1,6 @@
 import numpy as np
 
-from course_lib.lessons.exercises import Exercise, same
+from course_lib.lessons.exercises import Exercise, count_is, names, number, same, whole_number
 
 
 def test_unanswered_wrong_and_right():
@@ -32,3 +32,35 @@ def test_same_is_loose_where_students_are():
     assert same(np.array([1.0, 2.0]), np.array([1, 2]))
     assert not same("1", 1.5) and not same(None, 1)
     assert same(True, True) and not same(1, True)
+
+
+def test_number_reads_numbers_and_numeric_text_only():
+    assert number(3) == 3.0 and number(np.int64(4)) == 4.0 and number(" 2.5 ") == 2.5
+    for junk in (True, np.bool_(False), "many", None, [1.0], np.array([1.0, 2.0]), float("nan"), float("inf"), ...):
+        assert number(junk) is None, junk
+
+
+def test_whole_number_refuses_fractions():
+    assert whole_number(4) == 4 and whole_number(4.0) == 4 and whole_number("7") == 7
+    assert whole_number(4.5) is None and whole_number(False) is None
+
+
+def test_names_from_text_or_a_collection():
+    assert names("x, W  b") == {"x", "w", "b"}
+    assert names(("X", " y ")) == {"x", "y"}
+    assert names(3) is None and names(None) is None
+
+
+def test_count_is_computes_the_truth_at_check_time():
+    calls = []
+
+    def truth():
+        calls.append(1)
+        return 5
+
+    check = count_is(truth, "graphs", lambda t: f"{t} graphs")
+    assert calls == []  # nothing computed when the exercise is made
+    assert check("five") == (False, "answer with a number of graphs") and calls == []
+    assert check(5) == (True, "5 graphs") and check(6) == (False, "6 is not it")
+    assert len(calls) == 2
+    assert count_is(lambda: 1, "", "one")(True) == (False, "answer with a number")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("ipywidgets")
 
+from course_lib import render
 from course_lib.lessons import sequences as sq
 from course_lib.lessons.padding_explorer import PaddingExplorer
 
@@ -55,8 +58,31 @@ def test_set_clips_and_buckets_draw_blocks() -> None:
     assert "bucket 2: padded to" in e.grid.value
 
 
-def test_errors_are_shown_in_the_widget() -> None:
+def test_a_failing_slider_callback_shows_its_error_and_the_widget_goes_on(monkeypatch) -> None:
     e = PaddingExplorer()
-    e._update = lambda: 1 / 0  # type: ignore[method-assign]
-    e._changed({})
-    assert "ZeroDivisionError" in e.message.value
+
+    def broken(*_args: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(sq, "dynamic_unroll", broken)
+    e.set(sentence=2)  # the slider's callback raises: shown in the widget, not swallowed by JupyterLab
+    assert "<b>Problem:</b> ZeroDivisionError: division by zero" in e.message.value
+    monkeypatch.undo()
+    e.set(sentence=3)
+    assert e.message.value == "" and "sentence 3" in e.dynamic_title.value
+
+
+def font_sizes(markup: str) -> list[int]:
+    return [int(px) for px in re.findall(r"font-size:(\d+)px", re.sub(r"<svg.*?</svg>", "", markup, flags=re.DOTALL))]
+
+
+def test_the_presenter_theme_enlarges_every_word() -> None:
+    small = PaddingExplorer()
+    render.set_theme("presenter")
+    try:
+        big = PaddingExplorer()
+    finally:
+        render.set_theme("classroom")
+    for part in ("summary", "static_title", "dynamic_title"):
+        before, after = font_sizes(getattr(small, part).value), font_sizes(getattr(big, part).value)
+        assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after)), part

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from course_lib.lessons import tree_rnn, tree_widgets
+import pytest
+
+from course_lib.lessons import fold, tree_rnn, tree_widgets
 
 
 def test_tree_explorer_follows_the_typed_tree() -> None:
@@ -45,3 +47,17 @@ def test_batching_explorer_counts_and_caps_the_picture() -> None:
     assert b.counts is not None and b.counts.trees == 40
     assert "too many to draw" in b.picture.value
     assert b.counts.by_depth == 8 * b.counts.levels + 1 and b.counts.per_node == 4 * b.counts.phrases
+
+
+def test_a_failing_callback_shows_its_error_and_the_widget_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = tree_widgets.BatchingExplorer(trees=3, words=4, seed=0)
+
+    def broken(_batch: object) -> None:
+        raise ValueError("no counts today")
+
+    monkeypatch.setattr(fold, "op_counts", broken)
+    b.seed.value = 1  # the slider's callback raises: shown in the widget, not swallowed by JupyterLab
+    assert "<b>Problem:</b> ValueError: no counts today" in b.message.value
+    monkeypatch.undo()
+    b.seed.value = 2
+    assert b.message.value == "" and b.counts is not None and b.counts.trees == 3

@@ -12,7 +12,14 @@ Both follow the same rules: names are the framework's own (op types, ``grad_fn``
 the conversion is complete (one IR node per framework op / autograd function / fx node; only the renderer groups
 or caps), traversals are iterative, and the same model gives the same IR (ids, names, order) every time.
 
-This module holds the few helpers both share and never imports a framework itself.
+The rest of the package: :mod:`~course_lib.adapters.loader` (the one way to import a framework, quietly, with an
+install hint when it is missing), :mod:`~course_lib.adapters.quiet` (stderr filter, captured warnings and logs,
+error summaries), :mod:`~course_lib.adapters.counters` (traces, captures and compiles counted instead of timed),
+:mod:`~course_lib.adapters.frameworks` (the course's programs built by the real frameworks) and
+:mod:`~course_lib.adapters.deployment` (graphs as data: ``torch.export``, a ``GraphDef`` run by names).
+
+This module holds the few helpers the converters share (and re-exports the loader's ``require`` and ``FrameworkMissingError``); it never imports a
+framework itself.
 
 >>> from course_lib.adapters import module_path_to_scope
 >>> module_path_to_scope("encoder.layers.0.fc")
@@ -21,41 +28,24 @@ This module holds the few helpers both share and never imports a framework itsel
 
 from __future__ import annotations
 
-import importlib
 import re
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_VALUE_ELEMENTS", "FrameworkMissingError", "module_path_to_scope", "require", "small_value"]
+from .loader import FrameworkMissingError, require
+
+__all__ = [
+    "MAX_VALUE_ELEMENTS",
+    "FrameworkMissingError",
+    "module_path_to_scope",
+    "require",
+    "small_value",
+]
 
 #: Constants and parameters with at most this many elements carry their value into the IR (the renderer shows it);
 #: bigger ones only their shape, so converting a real model never copies its weights.
 MAX_VALUE_ELEMENTS = 16
-
-_INSTALL_HINTS = {
-    "tensorflow": "pip install tensorflow-cpu==2.21.0   (or: conda install -c conda-forge tensorflow-cpu)",
-    "torch": "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu",
-}
-
-
-class FrameworkMissingError(ImportError):
-    """Raised when a real-framework object must be converted but the framework is not installed."""
-
-
-def require(module: str) -> ModuleType:
-    """Import ``module`` (``"tensorflow"`` or ``"torch"``) or raise an error that says what to install."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as err:  # ModuleNotFoundError, or a broken install
-        hint = _INSTALL_HINTS.get(module, f"pip install {module}")
-        raise FrameworkMissingError(
-            f"converting this object needs {module}, which could not be imported ({err}). Install it with:\n"
-            f"    {hint}\n"
-            "(the course's requirements.txt / environment.yml list the tested versions)"
-        ) from err
-
 
 _PY_SOURCE = re.compile(r"^L\['[^']*'\]")  # Dynamo's source prefix: L['self'], L['fn'], L['model'] ...
 _PY_ITEM = re.compile(r"\._?modules\['([^']*)'\]|\['([^']*)'\]")

@@ -28,17 +28,14 @@ Exported(ok, 4 fx nodes)
 
 from __future__ import annotations
 
-import contextlib
-import io
-import logging
-import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import require
+from .loader import load_tensorflow, load_torch, require
+from .quiet import captured
 
 __all__ = ["Exported", "run_graph_def", "torch_export"]
 
@@ -66,19 +63,6 @@ class Exported:
         return f"Exported(failed: {self.error})"
 
 
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """Silence what torch.export prints on failure (a partial graph on stderr, logging warnings, Python warnings)."""
-    previous = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
-    try:
-        with contextlib.redirect_stderr(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        logging.disable(previous)
-
-
 def _as_module(torch: Any, fn: Callable[..., Any]) -> Any:
     if isinstance(fn, torch.nn.Module):
         return fn
@@ -97,11 +81,11 @@ def torch_export(fn: Callable[..., Any], *example_args: Any) -> Exported:
     Returns :class:`Exported`. On failure nothing is printed: the error is in ``.error`` (e.g. a Python ``if`` on a
     tensor's value: ``GuardOnDataDependentSymNode: Could not guard on data-dependent expression ...``).
     """
-    torch = require("torch")
-    require("torch.export")
+    torch = load_torch()
+    require("torch.export")  # a submodule: makes torch.export reachable as an attribute
     module = _as_module(torch, fn)
     try:
-        with _quiet():
+        with captured("torch"):  # torch prints a partial graph and log lines on failure: the error says enough
             program = torch.export.export(module, tuple(example_args))
     except Exception as exc:  # noqa: BLE001 - the failure is the lesson: report it as data
         first = (str(exc).strip().splitlines() or [""])[0]
@@ -113,7 +97,7 @@ def run_graph_def(graph_def: Any, feeds: Mapping[str, Any], fetches: str | Seque
     """Run a TensorFlow ``GraphDef`` by names alone: import it into a fresh ``tf.Graph``, feed the placeholders
     named in ``feeds`` (``{"x": 1.0}``; ``"x"`` means the tensor ``"x:0"``), fetch ``fetches`` in a
     ``tf.compat.v1.Session``. Returns numpy values (one, or a list for a list of fetches)."""
-    tf = require("tensorflow")
+    tf = load_tensorflow()
 
     def tensor_name(name: str) -> str:
         return name if ":" in name else f"{name}:0"

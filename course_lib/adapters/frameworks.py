@@ -12,12 +12,9 @@ A course program is ``program(ops, **inputs)`` (see :mod:`course_lib.programs`),
 ``torch_output(program, inputs)``  define-by-run: leaves with ``requires_grad=True``, and the output tensor
 =================================  ========================================================================
 
-Importing is quiet without changing TensorFlow's settings: TensorFlow 2.21 prints C++ log lines on stderr while
-it loads ("All log messages before absl::InitializeLog() ...", "oneDNN custom operations are on ...") even with
-``TF_CPP_MIN_LOG_LEVEL=3``. In Jupyter they land in the notebook as red text that differs from run to run
-(timestamps, thread ids). :func:`load_tensorflow` captures the process's stderr while TensorFlow loads, drops
-exactly those known lines and passes anything else through, so a real problem is still seen; oneDNN stays on, as
-it is by default, so timings are those of a default install. (:mod:`course_lib.adapters.quiet` imports through here.)
+TensorFlow and PyTorch are imported through :mod:`course_lib.adapters.loader` (quietly); its
+:func:`load_tensorflow` and :func:`load_torch` are importable from here too, the spelling the notebooks use
+(``tf = frameworks.load_tensorflow()``).
 
 Nothing here runs at ``import course_lib``: TensorFlow and PyTorch are imported by the functions that need them.
 
@@ -32,21 +29,18 @@ Nothing here runs at ``import course_lib``: TensorFlow and PyTorch are imported 
 from __future__ import annotations
 
 import inspect
-import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from .quiet import NOISE, quiet_stderr
+from .. import ops as course_ops
+from .loader import load_tensorflow, load_torch
 
 __all__ = [
-    "NOISE",
     "input_names",
     "load_tensorflow",
     "load_torch",
     "node_counts",
-    "quiet_stderr",
     "tf1_graph",
     "tf1_loop_graph",
     "tf_function_graph",
@@ -55,48 +49,19 @@ __all__ = [
     "torch_output",
 ]
 
-#: The op functions of an expression (:data:`course_lib.expr.FUNCTIONS`) under each framework's own name.
-_TF_NAMES = {"exp": "exp", "log": "math.log", "sin": "sin", "cos": "cos", "tanh": "tanh", "relu": "nn.relu",
-             "sigmoid": "sigmoid", "sum": "reduce_sum", "mean": "reduce_mean", "matmul": "linalg.matmul"}
-_TORCH_NAMES = {"exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh", "relu": "relu",
-                "sigmoid": "sigmoid", "sum": "sum", "mean": "mean", "matmul": "matmul"}
 
 
-def load_tensorflow() -> ModuleType:
-    """``import tensorflow`` without its start-up log lines (see the module docstring); returns the module.
-
-    Also sets ``TF_CPP_MIN_LOG_LEVEL=3`` (unless set) and TensorFlow's Python logger to ERROR, so later C++ info
-    lines and deprecation notes do not make two runs of a notebook differ either.
-    """
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    if "tensorflow" in sys.modules:
-        tf = sys.modules["tensorflow"]
-    else:
-        from . import require
-
-        with quiet_stderr():
-            tf = require("tensorflow")
-    tf.get_logger().setLevel("ERROR")
-    return tf
-
-
-def load_torch() -> ModuleType:
-    """``import torch`` (quietly, like :func:`load_tensorflow`); returns the module."""
-    if "torch" in sys.modules:
-        return sys.modules["torch"]
-    from . import require
-
-    with quiet_stderr():
-        return require("torch")
-
-
-def _namespace(module: ModuleType, names: Mapping[str, str], cond: Callable[..., Any]) -> SimpleNamespace:
+def _namespace(module: ModuleType, framework: str, cond: Callable[..., Any]) -> SimpleNamespace:
+    """The op table's functions under the framework's own names (``OPS["log"].tf == "math.log"``), and ``cond``."""
     ops: dict[str, Any] = {}
-    for course_name, path in names.items():
+    for name in course_ops.functions():
+        path = getattr(course_ops.OPS[name], framework)
+        if path is None:
+            continue  # an op the framework has no function for: a program using it fails with AttributeError
         obj: Any = module
         for part in path.split("."):
             obj = getattr(obj, part)
-        ops[course_name] = obj
+        ops[name] = obj
     ops["cond"] = cond
     return SimpleNamespace(**ops)
 
@@ -105,14 +70,14 @@ def tf_ops() -> SimpleNamespace:
     """The course's op functions as TensorFlow ops (``log`` is ``tf.math.log``, ``sum`` is ``tf.reduce_sum`` ...);
     ``cond`` is ``tf.cond``. Arithmetic (``+ - * / ** @``) needs nothing: tensors overload the operators."""
     tf = load_tensorflow()
-    return _namespace(tf, _TF_NAMES, lambda pred, true_fn, false_fn: tf.cond(pred, true_fn, false_fn))
+    return _namespace(tf, "tf", lambda pred, true_fn, false_fn: tf.cond(pred, true_fn, false_fn))
 
 
 def torch_ops() -> SimpleNamespace:
     """The course's op functions as PyTorch functions; ``cond`` is a plain Python ``if`` on the value, which is
     exactly what define-by-run allows."""
     torch = load_torch()
-    return _namespace(torch, _TORCH_NAMES, lambda pred, true_fn, false_fn: true_fn() if bool(pred) else false_fn())
+    return _namespace(torch, "torch", lambda pred, true_fn, false_fn: true_fn() if bool(pred) else false_fn())
 
 
 def input_names(program: Any) -> list[str]:

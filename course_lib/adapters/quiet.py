@@ -1,16 +1,24 @@
-"""Import the real frameworks quietly, and run their noisy calls without noise a notebook would keep.
+"""Run the real frameworks' noisy calls without noise a notebook would keep: the course's one place for silencing.
 
-TensorFlow writes log lines to the process's standard error when it is imported (oneDNN notices, absl's
-"All log messages before absl::InitializeLog()"). In a notebook those lines become a stderr output that differs
-from run to run and machine to machine, so a strict nbval comparison fails on them. :mod:`course_lib.adapters.frameworks`
-filters exactly those lines at import; this module re-exports that import and adds capture of the warnings and
-logs that noisy calls (``torch.export``, ``torch.jit.trace``) print later.
+In a notebook, anything a call prints becomes an output that differs from run to run and machine to machine
+(timestamps, thread ids, file paths), so a strict nbval comparison fails on it, and a student reads noise. Three
+tools, from the lowest level up:
 
->>> tf = tensorflow()                      # doctest: +SKIP
->>> tf.executing_eagerly()                 # doctest: +SKIP
-True
->>> with captured() as out:                # doctest: +SKIP
-...     torch.export.export(model, args)   # its log lines land in out.text, not in the notebook
+* :func:`quiet_stderr` -- what C/C++ code writes to file descriptor 2 (TensorFlow's start-up lines, fontconfig):
+  captured, the known-noise lines dropped, anything else passed through. :mod:`course_lib.adapters.loader`
+  imports the frameworks inside it.
+* :func:`captured` -- a block's prints, Python warnings and log records, collected into a :class:`Captured` the
+  notebook can show and assert on (``torch.export``, ``torch.jit.trace``, Dynamo, ``tf.function`` retracing notes).
+* :func:`summarize` / :func:`error_of` -- a framework error in a few words without paths (:class:`ErrorSummary`).
+
+>>> import warnings
+>>> with captured() as out:
+...     print("a noisy line")
+...     warnings.warn("traced code might not generalize", UserWarning)
+>>> out
+UserWarning: traced code might not generalize
+>>> out.text.strip()
+'a noisy line'
 """
 
 from __future__ import annotations
@@ -25,10 +33,9 @@ import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
-__all__ = ["NOISE", "Captured", "ErrorSummary", "captured", "error_of", "quiet_stderr", "summarize", "tensorflow", "torch"]
+__all__ = ["NOISE", "Captured", "ErrorSummary", "captured", "error_of", "quiet_stderr", "summarize"]
 
 #: stderr lines TensorFlow's C++ side prints while loading that carry no information for a student.
 NOISE = (
@@ -62,24 +69,6 @@ def quiet_stderr(noise: Sequence[re.Pattern[str]] = NOISE) -> Iterator[None]:
     kept = [line for line in text.splitlines() if line.strip() and not any(p.search(line) for p in noise)]
     if kept:
         print("\n".join(kept), file=sys.stderr)
-
-
-def tensorflow() -> ModuleType:
-    """``import tensorflow`` with its start-up log lines left out: the one way the course does it
-    (:func:`course_lib.adapters.frameworks.load_tensorflow`), so every notebook measures the same default install."""
-    from .frameworks import load_tensorflow
-
-    return load_tensorflow()
-
-
-def torch() -> ModuleType:
-    """``import torch`` (and ``torch.fx``), the same way the rest of the course does."""
-    from .frameworks import load_torch
-
-    t = load_torch()
-    import torch.fx  # noqa: F401 - makes torch.fx reachable as an attribute
-
-    return t
 
 
 @dataclass

@@ -63,7 +63,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph, Node
-from . import MAX_VALUE_ELEMENTS, require, small_value
+from . import MAX_VALUE_ELEMENTS, small_value
+from .loader import load_tensorflow
 
 __all__ = ["BODY_LABELS", "OpCount", "count_ops", "to_graph"]
 
@@ -80,10 +81,6 @@ _DT_RESOURCE = 20  # types.proto: DT_RESOURCE; a captured or passed variable han
 
 # (function name, IR scope, TF name prefix to drop, nodes feeding the arguments): a request to expand one body
 _BodyRequest = tuple[Any, str, str, list[Node | None]]
-
-
-def _tf() -> Any:
-    return require("tensorflow")
 
 
 # ---------------------------------------------------------------------------------------------- public API
@@ -108,7 +105,7 @@ def to_graph(
     >>> len(ir) == count_ops(my_concrete_function).total           # doctest: +SKIP
     True
     """
-    tf = _tf()
+    tf = load_tensorflow()
     graph_def, source_graph, marked = _resolve(tf, obj, args)
     if outputs is not None:
         marked = [_op_name(tf, o) for o in outputs]
@@ -144,7 +141,7 @@ def count_ops(obj: Any, *, args: Sequence[Any] | None = None) -> OpCount:
     >>> count_ops(f.get_concrete_function(tf.TensorSpec([3]))).bodies   # doctest: +SKIP
     [('cond/then', 'cond_true_8', 4), ('cond/else', 'cond_false_9', 4)]
     """
-    tf = _tf()
+    tf = load_tensorflow()
     graph_def, source_graph, _ = _resolve(tf, obj, args)
     ops = len(source_graph.get_operations()) if source_graph is not None else len(graph_def.node)
     conv = _Converter(tf, graph_def, source_graph, True, False, "count")

@@ -52,7 +52,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph, Node
-from . import module_path_to_scope, require, small_value
+from . import module_path_to_scope, small_value
+from .loader import load_torch
 
 __all__ = [
     "CompileCapture",
@@ -65,12 +66,6 @@ __all__ = [
     "module_scopes",
     "to_graph",
 ]
-
-
-def _torch() -> Any:
-    torch = require("torch")
-    require("torch.fx")  # a submodule: makes torch.fx reachable as an attribute
-    return torch
 
 
 # ---------------------------------------------------------------------------------------------- dispatch
@@ -87,7 +82,7 @@ def to_graph(
     ``saved_tensors=True`` lists what each backward function saved). A ``torch.fx.GraphModule`` / ``Graph``: its
     nodes one to one.
     """
-    torch = _torch()
+    torch = load_torch()
     if isinstance(obj, (torch.fx.GraphModule, torch.fx.Graph)):
         if saved_tensors or params:
             raise TypeError("params= and saved_tensors= are for autograd graphs; an fx graph names its own nodes")
@@ -152,7 +147,7 @@ def count_autograd_nodes(obj: Any) -> int:
 
     An independent count (a set of visited nodes, nothing else), so tests can check :func:`autograd_graph` by it.
     """
-    torch = _torch()
+    torch = load_torch()
     seen: dict[int, Any] = {}
     stack = [_root_fn(torch, obj)]
     while stack:
@@ -178,7 +173,7 @@ def autograd_graph(
     >>> [n.name for n in g.nodes]                                        # creation order: inputs first
     ['bias', 'weight', 'TBackward0', 'AddmmBackward0', 'SumBackward0']
     """
-    torch = _torch()
+    torch = load_torch()
     root = _root_fn(torch, obj)
     names = {id(p): n for n, p in (params or {}).items()}
     ir = Graph(name or "autograd")
@@ -267,7 +262,7 @@ def module_scopes(model: Any) -> Iterator[None]:
     >>> sorted({n.scope for n in autograd_graph(loss).nodes})      # a Sequential(Linear, ReLU, Linear)
     ['', '0', '1', '2']
     """
-    torch = _torch()
+    torch = load_torch()
     pending: list[dict[int, Any]] = []  # one stop-set per active forward call (modules may nest or repeat)
 
     def grad_fns(obj: Any) -> dict[int, Any]:
@@ -344,7 +339,7 @@ def fx_graph(obj: Any, *, name: str | None = None) -> Graph:
     >>> [(n.name, n.op) for n in fx_graph(gm).nodes]
     [('input_1', 'placeholder'), ('_0', 'Linear'), ('_1', 'ReLU'), ('output', 'output')]
     """
-    torch = _torch()
+    torch = load_torch()
     gm = obj if isinstance(obj, torch.fx.GraphModule) else None
     fx = obj.graph if gm is not None else obj
     ir = Graph(name or (f"fx {type(gm).__name__}" if gm is not None else "fx graph"))
@@ -492,7 +487,7 @@ def capture_compiled(
     >>> cap.count, len(cap.graphs[0].graph.nodes)                   # doctest: +SKIP
     (1, 9)
     """
-    torch = _torch()
+    torch = load_torch()
     reason = None
     inner = backend
     if backend == "inductor" and cxx_compiler() is None:

@@ -16,20 +16,16 @@ CompileExplorer(ops=4, nodes=8, compiles=2, runs=102)
 
 from __future__ import annotations
 
-import html
 import itertools
 from typing import Any
 
 import numpy as np
 
-try:  # ipywidgets is a course dependency, but importing course_lib must not need it
-    import ipywidgets as W
-except ImportError:  # pragma: no cover - reported when the widget is created
-    W = None
-
 from .. import render
 from ..measure import fmt_seconds, measure
-from .compiling import C, StaticChain, X, _dynamic_chain, break_even
+from ..widgets.base import CourseWidget, esc, guarded
+from ..widgets.base import ipywidgets as W
+from .compiling import C, StaticChain, X, break_even, dynamic_chain
 
 __all__ = ["CompileExplorer"]
 
@@ -37,20 +33,12 @@ _ids = itertools.count(1)
 SOURCE_LINES = 14
 
 
-def _box(text: str) -> str:
-    return (f'<div role="status" style="font-size:15px;color:#A23B00;background:#FBE3D6;border-left:5px solid '
-            f'#A23B00;padding:6px 10px;margin:4px 0"><b>Problem:</b> {html.escape(text)}</div>')
-
-
-class CompileExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+class CompileExplorer(CourseWidget):
     """Ops slider + two buttons; shows the graph, the counts, the plan source and (optionally) timings."""
 
     def __init__(self, ops: int = 6, *, max_ops: int = 64, timings: bool = True,
                  theme: str | render.Theme | None = None) -> None:
-        if W is None:
-            raise ImportError("CompileExplorer needs ipywidgets 8: pip install 'ipywidgets>=8'")
-        super().__init__(layout=W.Layout(width="100%"))
-        self.theme = render.get_theme(theme)
+        super().__init__(theme=theme)
         self.timings = timings
         self._uid = next(_ids)
         self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops, description="ops in the graph",
@@ -58,16 +46,16 @@ class CompileExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                                layout=W.Layout(width="min(100%, 480px)", height="36px"))
         big = W.Layout(height="40px", width="auto", min_width="200px", margin="2px 8px")
         self.add_button = W.Button(description="add a node, then run", tooltip="the graph changes: compile again",
-                                   layout=big, style={"font_size": "15px"})
+                                   layout=big, style=self.button_style())
         self.run_button = W.Button(description="run it 100 times", tooltip="same graph, same plan: no compile",
-                                   layout=big, style={"font_size": "15px"})
-        self.stats, self.picture, self.source, self.message = W.HTML(), W.HTML(), W.HTML(), W.HTML()
+                                   layout=big, style=self.button_style())
+        self.stats, self.picture, self.source = W.HTML(), W.HTML(), W.HTML()
         self.picture.layout = W.Layout(min_height="120px", width="100%")
-        self.ops.observe(lambda _c: self._safe(self.rebuild), "value")
-        self.add_button.on_click(lambda _b: self._safe(self.add_node))
-        self.run_button.on_click(lambda _b: self._safe(self.run_many, 100))
-        self.children = [W.HTML('<div style="font-size:17px"><b>Compile explorer</b>: change the graph, or just run '
-                                "it again, and watch the compile count</div>"),
+        self.ops.observe(self._on_ops, "value")
+        self.add_button.on_click(self._on_add)
+        self.run_button.on_click(self._on_run)
+        self.children = [self.html("<b>Compile explorer</b>: change the graph, or just run it again, and watch the "
+                                   "compile count", "heading"),
                          W.HBox([self.ops, self.add_button, self.run_button],
                                 layout=W.Layout(flex_flow="row wrap", align_items="center")),
                          self.message, self.stats, self.picture, self.source]
@@ -110,12 +98,21 @@ class CompileExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         self.runs += int(k)
         self._show()
 
-    def _safe(self, fn: Any, *args: Any) -> None:
-        try:
-            self.message.value = ""
-            fn(*args)
-        except Exception as exc:  # noqa: BLE001 - JupyterLab would hide it: show it in the widget
-            self.message.value = _box(f"{type(exc).__name__}: {exc}")
+    # ------------------------------------------------------------------ callbacks (an error shows in the widget)
+    @guarded
+    def _on_ops(self, _change: Any) -> None:
+        self.clear_message()
+        self.rebuild()
+
+    @guarded
+    def _on_add(self, _button: Any) -> None:
+        self.clear_message()
+        self.add_node()
+
+    @guarded
+    def _on_run(self, _button: Any) -> None:
+        self.clear_message()
+        self.run_many(100)
 
     # ------------------------------------------------------------------ numbers and pictures
     def _measure(self) -> None:
@@ -130,7 +127,7 @@ class CompileExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         self._times = {
             "compile": measure(c.compile_only, repeat=3, budget=0.02).median,
             "static run": measure(lambda: plan.run(feeds), repeat=3, budget=0.02).median,
-            "dynamic run": measure(_dynamic_chain(self.ops.value + c.edits), repeat=3, budget=0.02).median,
+            "dynamic run": measure(dynamic_chain(self.ops.value + c.edits), repeat=3, budget=0.02).median,
         }
 
     def _show(self) -> None:
@@ -144,16 +141,17 @@ class CompileExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                      ("one compiled run", fmt_seconds(t["static run"])),
                      ("one run of the dynamic engine (records the graph each time)", fmt_seconds(t["dynamic run"])),
                      ("compiling pays off after", "never" if be is None else f"{be:,} runs")]
-        body = "".join(f'<tr><td style="padding:2px 12px">{html.escape(a)}</td><td style="padding:2px 12px">'
-                       f"<b>{html.escape(b)}</b></td></tr>" for a, b in rows)
-        self.stats.value = f'<table style="font-size:15px;border-collapse:collapse">{body}</table>'
+        body = "".join(f'<tr><td style="padding:2px 12px">{esc(a)}</td><td style="padding:2px 12px">'
+                       f"<b>{esc(b)}</b></td></tr>" for a, b in rows)
+        self.stats.value = f'<table style="font-size:{self.sizes.ui}px;border-collapse:collapse">{body}</table>'
         collapse: Any = False if self.nodes <= 16 else 4
         self.picture.value = render.to_svg(c.graph, collapse=collapse, rankdir="LR", legend=False,
                                            prefix=f"ce{self._uid}n{self.nodes}", theme=self.theme)
         lines = c.session.last_plan.source().splitlines() if c.session.last_plan else []
         if len(lines) > SOURCE_LINES:
             lines = lines[: SOURCE_LINES - 3] + [f"    # … {len(lines) - SOURCE_LINES + 1} more lines …"] + lines[-2:]
-        self.source.value = ('<div style="font-size:15px;margin-top:6px"><b>The plan the last compile generated</b> '
-                             "(straight-line Python, run on every <code>Session.run</code> until the graph changes):"
-                             '</div><pre style="font-size:14px;line-height:1.3;border:1px solid #CCC;padding:6px;'
-                             f'max-height:24em;overflow:auto">{html.escape(chr(10).join(lines))}</pre>')
+        self.source.value = (f'<div style="font-size:{self.sizes.ui}px;margin-top:6px"><b>The plan the last compile '
+                             "generated</b> (straight-line Python, run on every <code>Session.run</code> until the "
+                             f'graph changes):</div><pre style="font-size:{self.sizes.mono}px;line-height:1.3;'
+                             f'border:1px solid #CCC;padding:6px;max-height:24em;overflow:auto">'
+                             f"{esc(chr(10).join(lines))}</pre>")

@@ -26,15 +26,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..graph import CycleError, Graph, GraphError
+from .exercises import Checker
 
 __all__ = ["cycle_checker", "order_checker", "order_problem"]
-
-Checker = Callable[[Any], tuple[bool, str]]
-
 
 def _names(answer: Any) -> list[str] | None:
     """A list/tuple of names (or of nodes, which are read by name), else None."""

@@ -56,7 +56,7 @@ def _calls(repeat: int, number: int, warmup: int) -> int:
 
 def tensorflow_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
     """Real TensorFlow 1 style: ``tf.compat.v1`` placeholder and ``Session`` in a ``tf.Graph().as_default()``."""
-    from ..adapters.frameworks import load_tensorflow
+    from ..adapters.loader import load_tensorflow
 
     tf = load_tensorflow()
     with tf.Graph().as_default() as g:

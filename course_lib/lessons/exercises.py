@@ -9,20 +9,37 @@ A notebook defines an exercise once, and the student calls ``check`` with their 
     ex.check(6)        # right
 
 ``expect`` may be a value (numbers compare with a tolerance, sequences element-wise, text without case or
-surrounding spaces) or a function ``answer -> (ok, message)`` for anything richer. Solutions are not here: they
-live in the instructor folder, out of the student's view.
+surrounding spaces) or a :data:`Checker`, a function ``answer -> (ok, message)``, for anything richer. Solutions
+are not here: they live in the instructor folder, out of the student's view.
+
+Every exercise of the course is built this way: the per-notebook modules (``exercises_01`` ... ``exercises_08``)
+and the checker factories (:mod:`~course_lib.lessons.dag_checks`, :mod:`~course_lib.lessons.graph_checks`) make
+checkers from the shared validators below, which read a student's answer or say what shape it should have:
+:func:`number`, :func:`whole_number`, :func:`names`, and :func:`count_is` for "how many ... ?" questions.
+
+>>> ex = Exercise("0.1", "How many nodes?", count_is(lambda: 6, "nodes", "6: x, w, 1, mul, add, sin"))
+>>> ex.check(True)
+Exercise 0.1: ✘ not yet — answer with a number of nodes. try again
+>>> ex.check(6)
+Exercise 0.1: ✔ correct — 6: x, w, 1, mul, add, sin
 """
 
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+__all__ = ["NOT_ANSWERED", "Checker", "Exercise", "Result", "count_is", "names", "number", "same", "whole_number"]
+
 NOT_ANSWERED = ...
+
+#: What checks an answer: ``answer -> (ok, message)``; the message says why, or what is right.
+Checker = Callable[[Any], tuple[bool, str]]
 
 
 @dataclass
@@ -49,6 +66,9 @@ class Result:
 
 @dataclass
 class Exercise:
+    """One exercise: ``key`` (``"05.2"``), the ``prompt``, what to ``expect`` (a value or a :data:`Checker`), and
+    ``hints`` shown one more per wrong attempt."""
+
     key: str
     prompt: str
     expect: Any
@@ -108,6 +128,66 @@ def same(answer: Any, expect: Any, rtol: float = 1e-6) -> bool:
     return answer == expect
 
 
-def checker(fn: Callable[[Any], tuple[bool, str]]) -> Callable[[Any], tuple[bool, str]]:
-    """Mark a function as an exercise checker (for readability in notebooks)."""
-    return fn
+def number(answer: Any) -> float | None:
+    """A numeric answer (a number, or text that is one: ``"2.5"``) as a finite float; None for anything else
+    (other text, ``True``/``False``, lists, ``nan``).
+
+    >>> number(3), number(np.float32(2.5)), number("2.5"), number("many"), number(True)
+    (3.0, 2.5, 2.5, None, None)
+    """
+    if isinstance(answer, (bool, np.bool_)):
+        return None
+    try:
+        arr = np.asarray(answer, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if arr.ndim:  # a list or array is not one number, even with one element
+        return None
+    value = float(arr)
+    return value if math.isfinite(value) else None
+
+
+def whole_number(answer: Any) -> int | None:
+    """A numeric answer that is a whole number (``4`` or ``4.0``), else None.
+
+    >>> whole_number(4.0), whole_number(4.5), whole_number("4")
+    (4, None, 4)
+    """
+    value = number(answer)
+    return int(value) if value is not None and value == int(value) else None
+
+
+def names(answer: Any) -> set[str] | None:
+    """Names given as a collection (``{"x", "W"}``) or as text (``"x, w"``), lower-cased, as a set; None when the
+    answer is neither.
+
+    >>> sorted(names("x, W b")), sorted(names(["X", "y"])), names(3)
+    (['b', 'w', 'x'], ['x', 'y'], None)
+    """
+    if isinstance(answer, str):
+        answer = [a for a in answer.replace(",", " ").split() if a]
+    try:
+        return {str(a).strip().lower() for a in answer}
+    except TypeError:
+        return None
+
+
+def count_is(truth: Callable[[], float], unit: str, explain: str | Callable[[float], str]) -> Checker:
+    """A checker for "how many ... ?": the answer must be a number (else: "answer with a number of ``unit``") equal
+    to ``truth()``, computed when the answer is checked; ``explain`` (text, or a function of the truth) says why.
+
+    >>> check = count_is(lambda: 3, "traces", lambda t: f"{t} traces")
+    >>> check(3), check(4), check("three")
+    ((True, '3 traces'), (False, '4 is not it'), (False, 'answer with a number of traces'))
+    """
+
+    def check(answer: Any) -> tuple[bool, str]:
+        given = number(answer)
+        if given is None:
+            return False, f"answer with a number of {unit}" if unit else "answer with a number"
+        value = truth()
+        if same(given, value):
+            return True, explain(value) if callable(explain) else explain
+        return False, f"{answer} is not it"
+
+    return check

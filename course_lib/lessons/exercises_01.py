@@ -1,8 +1,8 @@
 """The checked exercises of notebook 01, *Graphs are DAGs*: defined here so the answers stay out of the notebook.
 
 Each function returns the same :class:`Exercise` object every time it is called (with the same graph), so a
-re-run cell keeps counting attempts and the hints move on. Every expected answer is computed from the engines or the real frameworks at check time, never typed in, so a
-check cannot drift from what the notebook shows. The worked solutions for instructors are in
+re-run cell keeps counting attempts and the hints move on. Every expected answer is computed from the engines
+or the real frameworks at check time, never typed in, so a check cannot drift from what the notebook shows. The worked solutions for instructors are in
 ``instructor/01_graphs_are_dags_solutions.md``.
 
 >>> ex = node_count()
@@ -21,7 +21,7 @@ from .. import expr
 from .. import static as st
 from ..graph import Graph
 from . import dag_checks
-from .exercises import Exercise, same
+from .exercises import Exercise, count_is, same
 
 __all__ = ["COUNT_TEXT", "cycle", "framework_counts", "node_count", "topological_order"]
 
@@ -40,16 +40,9 @@ def _static_graph(text: str) -> Graph:
 @functools.cache
 def node_count() -> Exercise:
     """01.1: how many nodes the define-then-run graph of ``x * y + sin(x)`` has (forward only)."""
-    truth = len(_static_graph(COUNT_TEXT))
-
-    def check(answer: Any) -> tuple[bool, str]:
-        if isinstance(answer, bool) or not isinstance(answer, (int, float)):
-            return False, "answer with a number of nodes"
-        if same(answer, truth):
-            return True, (f"{truth} nodes: x and y (placeholders), mul, sin and add. x is read twice but it is one "
-                          "node with two outgoing edges")
-        return False, f"{answer} is not it"
-
+    check = count_is(lambda: len(_static_graph(COUNT_TEXT)), "nodes",
+                     lambda truth: (f"{truth} nodes: x and y (placeholders), mul, sin and add. x is read twice but "
+                                    "it is one node with two outgoing edges"))
     return Exercise("01.1", f"How many nodes does the define-then-run graph of {COUNT_TEXT} have?", check,
                     hints=["every placeholder is a node and every operation is a node; draw it on paper first",
                            "x appears twice in the text but is one node; count x, y, then the operations"])

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import static as st
-from .exercises import Exercise, same
+from .exercises import Exercise, count_is, names
 from .session_explorer import demo_graph
 
 __all__ = ["FINALIZE_CHOICES", "after_finalize", "compile_count", "finalize_outcomes", "needed_feeds",
@@ -31,15 +31,6 @@ FINALIZE_CHOICES = {
 }
 
 
-def _names(answer: Any) -> set[str] | None:
-    if isinstance(answer, str):
-        answer = [a for a in answer.replace(",", " ").split() if a]
-    try:
-        return {str(a).strip().lower() for a in answer}
-    except TypeError:
-        return None
-
-
 @functools.cache
 def needed_feeds() -> Exercise:
     """02.1: the placeholders that must be fed to fetch ``z`` of the brick-wall graph."""
@@ -47,12 +38,12 @@ def needed_feeds() -> Exercise:
     truth = {n.name for n in g.ancestors([g["z"]]) if n.kind == "input"}
 
     def check(answer: Any) -> tuple[bool, str]:
-        names = _names(answer)
-        if names is None:
+        given = names(answer)
+        if given is None:
             return False, "answer with the names, e.g. {'x'}"
-        if names == truth:
+        if given == truth:
             return True, "z reads y (which needs x and w) and b·(x·w): all three holes must be filled"
-        missing, extra = sorted(truth - names), sorted(names - truth)
+        missing, extra = sorted(truth - given), sorted(given - truth)
         what = [f"missing {', '.join(missing)}"] * bool(missing) + [f"{', '.join(extra)} is not needed"] * bool(extra)
         return False, "; ".join(what)
 
@@ -78,16 +69,9 @@ def compile_scenario() -> int:
 @functools.cache
 def compile_count() -> Exercise:
     """02.2: predict ``compile_count`` after :func:`compile_scenario` (the notebook prints the same calls)."""
-
-    def check(answer: Any) -> tuple[bool, str]:
-        truth = compile_scenario()
-        if isinstance(answer, bool) or not isinstance(answer, (int, float)):
-            return False, "answer with a number"
-        if same(answer, truth):
-            return True, ("1 for the first fetch of y, 0 for new values, 1 for the new fetch z, and 1 more because "
-                          "the graph changed, so the cached plan for y was no longer valid")
-        return False, f"{answer} is not it"
-
+    check = count_is(compile_scenario, "",
+                     "1 for the first fetch of y, 0 for new values, 1 for the new fetch z, and 1 more because the "
+                     "graph changed, so the cached plan for y was no longer valid")
     return Exercise("02.2", "How many times has the session compiled after these calls?", check,
                     hints=["a compile happens for a new (fetches, feeds) pair, or after the graph changed",
                            "new values for the same placeholders reuse the plan"])
@@ -95,7 +79,7 @@ def compile_count() -> Exercise:
 
 def tf_brick_wall() -> tuple[Any, dict[str, Any]]:
     """The brick-wall graph in real TensorFlow 1 style: ``(tf.Graph, {name: tensor})`` for x, w, b, y, z."""
-    from ..adapters.frameworks import load_tensorflow
+    from ..adapters.loader import load_tensorflow
 
     tf = load_tensorflow()
     with tf.Graph().as_default() as g:
@@ -112,7 +96,7 @@ def tf_feed_dict() -> Exercise:
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, dict):
             return False, "answer with a dict of names and numbers, e.g. {'x': 1.0}"
-        from ..adapters.frameworks import load_tensorflow
+        from ..adapters.loader import load_tensorflow
 
         tf = load_tensorflow()
         g, t = tf_brick_wall()
@@ -137,7 +121,7 @@ def tf_feed_dict() -> Exercise:
 
 def finalize_outcomes() -> dict[str, bool]:
     """Which of :data:`FINALIZE_CHOICES` real TensorFlow allows on a finalized graph (tried each time, live)."""
-    from ..adapters.frameworks import load_tensorflow
+    from ..adapters.loader import load_tensorflow
 
     tf = load_tensorflow()
     g, t = tf_brick_wall()
@@ -166,12 +150,12 @@ def after_finalize() -> Exercise:
     """02.4: which actions still work on a finalized TensorFlow graph (a set of letters)."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        names = _names(answer)
-        if names is None or not names <= set(FINALIZE_CHOICES):
+        given = names(answer)
+        if given is None or not given <= set(FINALIZE_CHOICES):
             return False, f"answer with a set of letters among {', '.join(FINALIZE_CHOICES)}"
         outcomes = finalize_outcomes()
         truth = {k for k, ok in outcomes.items() if ok}
-        if names == truth:
+        if given == truth:
             return True, ("running and reading the graph work; anything that adds ops (a new op, symbolic "
                           "gradients) raises RuntimeError: Graph is finalized and cannot be modified")
         return False, "not quite"

@@ -18,21 +18,13 @@ from typing import Any
 import numpy as np
 
 from .compiling import StaticChain, break_even
-from .exercises import Exercise
+from .exercises import Exercise, whole_number
 
 __all__ = ["BREAK_EVEN", "break_even_runs", "compile_scenario", "input_signature", "static_compiles",
            "torch_graphs", "torch_scenario", "trace_count", "trace_scenario"]
 
 #: 05.3's numbers (seconds): a tf.function's first call, its later calls, and the same function run eagerly.
 BREAK_EVEN = {"first call": 30e-3, "later call": 150e-6, "eager call": 2e-3}
-
-
-def _int(answer: Any) -> int | None:
-    try:
-        value = float(answer)
-    except (TypeError, ValueError):
-        return None
-    return int(value) if value == int(value) else None
 
 
 def compile_scenario() -> int:
@@ -54,7 +46,7 @@ def static_compiles() -> Exercise:
 
     def check(answer: Any) -> tuple[bool, str]:
         truth = compile_scenario()
-        got = _int(answer)
+        got = whole_number(answer)
         if got is None:
             return False, "answer with a whole number"
         if got == truth:
@@ -70,7 +62,7 @@ def static_compiles() -> Exercise:
 
 def trace_scenario() -> int:
     """05.2's calls on a real ``tf.function``; returns its tracing count."""
-    from ..adapters.frameworks import load_tensorflow
+    from ..adapters.loader import load_tensorflow
 
     tf = load_tensorflow()
     f = tf.function(lambda x, k: tf.sin(x) * k)
@@ -89,7 +81,7 @@ def trace_count() -> Exercise:
 
     def check(answer: Any) -> tuple[bool, str]:
         truth = trace_scenario()
-        got = _int(answer)
+        got = whole_number(answer)
         if got is None:
             return False, "answer with a whole number"
         if got == truth:
@@ -111,7 +103,7 @@ def break_even_runs() -> Exercise:
 
     def check(answer: Any) -> tuple[bool, str]:
         truth = break_even(first - later, later, eager)
-        got = _int(answer)
+        got = whole_number(answer)
         if got is None:
             return False, "answer with a whole number of calls"
         if got == truth:
@@ -131,7 +123,7 @@ def input_signature() -> Exercise:
     """05.4: an ``input_signature`` that makes ``tf.function`` trace once for vectors of lengths 3, 5 and 7."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from ..adapters.frameworks import load_tensorflow
+        from ..adapters.loader import load_tensorflow
 
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
@@ -155,7 +147,7 @@ def input_signature() -> Exercise:
 
 def torch_scenario() -> int:
     """05.5's calls of a ``torch.compile``d function (counting backend, no code generated)."""
-    from ..adapters.frameworks import load_torch
+    from ..adapters.loader import load_torch
     from ..adapters.torch import capture_compiled
 
     torch = load_torch()
@@ -172,7 +164,7 @@ def torch_graphs() -> Exercise:
 
     def check(answer: Any) -> tuple[bool, str]:
         truth = torch_scenario()
-        got = _int(answer)
+        got = whole_number(answer)
         if got is None:
             return False, "answer with a whole number"
         if got == truth:

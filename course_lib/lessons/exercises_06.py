@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import sequences as sq
-from .exercises import Exercise
+from .exercises import Exercise, number
 
 __all__ = [
     "BUCKET_LENGTHS",
@@ -47,9 +47,8 @@ def padded_steps() -> Exercise:
 
     def check(answer: Any) -> tuple[bool, str]:
         count = sq.padding_count(PADDED_LENGTHS)
-        try:
-            got = float(answer)
-        except (TypeError, ValueError):
+        got = number(answer)
+        if got is None:
             return False, "answer with a whole number of cell steps"
         if got == count.padded:
             return True, f"{len(PADDED_LENGTHS)} × {max(PADDED_LENGTHS)} = {count.total} steps, {count.real} on words"
@@ -100,7 +99,7 @@ def ragged_signature() -> Exercise:
     trace: ``[batch, (words), 3]`` float64, ragged in the number of words."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from ..adapters.frameworks import load_tensorflow
+        from ..adapters.loader import load_tensorflow
 
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
@@ -128,7 +127,7 @@ def packed_batch_sizes() -> Exercise:
     """06.4: ``PackedSequence.batch_sizes`` for :data:`PACKED_LENGTHS`."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from ..adapters.frameworks import load_torch
+        from ..adapters.loader import load_torch
 
         torch = load_torch()
         from torch.nn.utils.rnn import pack_padded_sequence

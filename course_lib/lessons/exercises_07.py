@@ -1,7 +1,9 @@
 """The checked exercises of notebook 07, *Recursive networks*: defined here so the answers stay out of the notebook.
 
-Every expected answer is computed from the library when the exercise is made (the tree-RNN, the shape cache, the
-batching schedule), never typed in. Worked solutions for instructors: ``instructor/07_recursive_networks_solutions.md``.
+Every expected answer is computed from the library when the answer is checked (the tree-RNN, the shape cache, the
+batching schedule), never typed in. Each function returns the same :class:`Exercise` on every call, so a re-run
+cell keeps counting attempts and the hints move on. Worked solutions for instructors:
+``instructor/07_recursive_networks_solutions.md``.
 
 >>> ex = ops_recorded()
 >>> ex.check(...).ok is None          # unanswered: shows the first hint
@@ -12,10 +14,11 @@ False
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from . import fold, tree_rnn, trees
-from .exercises import Exercise, same
+from .exercises import Exercise, count_is
 
 __all__ = ["OPS_TEXT", "SENTENCES", "batched_ops", "graphs_needed", "ops_recorded", "tallest_tree"]
 
@@ -28,47 +31,35 @@ TALL_WORDS = 5
 BATCH_HEIGHT = 6
 
 
-def _number(answer: Any) -> bool:
-    return not isinstance(answer, bool) and isinstance(answer, (int, float))
-
-
+@functools.cache
 def ops_recorded() -> Exercise:
     """07.1: how many op nodes define-by-run records for ``OPS_TEXT``."""
-    truth = tree_rnn.recorded_ops(tree_rnn.TreeRNN().encode(trees.parse(OPS_TEXT)))
-
-    def check(answer: Any) -> tuple[bool, str]:
-        if not _number(answer):
-            return False, "answer with a number of operations"
-        if same(answer, truth):
-            return True, f"{truth}: 5 words, so 4 cells, and each cell records matmul, matmul, add and tanh"
-        return False, f"{answer} is not it"
-
+    check = count_is(lambda: tree_rnn.recorded_ops(tree_rnn.TreeRNN().encode(trees.parse(OPS_TEXT))), "operations",
+                     lambda truth: f"{truth}: 5 words, so 4 cells, and each cell records matmul, matmul, add and tanh")
     return Exercise("07.1", f"How many operation nodes does define-by-run record for {OPS_TEXT}?", check,
                     hints=["a tree with n words needs n - 1 cells, whatever its shape",
                            f"each cell records {tree_rnn.CELL_OPS} ops; words and weights are leaves, not ops"])
 
 
+@functools.cache
 def graphs_needed() -> Exercise:
     """07.2: how many static graphs one-graph-per-shape needs for ``SENTENCES``."""
-    cache = tree_rnn.ShapeCache(tree_rnn.TreeRNN())
-    for s in SENTENCES:
-        cache.run(trees.parse(s))
-    truth = cache.graphs_built
 
-    def check(answer: Any) -> tuple[bool, str]:
-        if not _number(answer):
-            return False, "answer with a number of graphs"
-        if same(answer, truth):
-            return True, (f"{truth} shapes: ((* *) *), (* (* *)) and ((* *) (* *)); the words never matter, and "
-                          "(the big cat) is read as ((the big) cat)")
-        return False, f"{answer} is not it"
+    def truth() -> int:
+        cache = tree_rnn.ShapeCache(tree_rnn.TreeRNN())
+        for s in SENTENCES:
+            cache.run(trees.parse(s))
+        return cache.graphs_built
 
+    check = count_is(truth, "graphs", lambda t: (f"{t} shapes: ((* *) *), (* (* *)) and ((* *) (* *)); the words "
+                                                 "never matter, and (the big cat) is read as ((the big) cat)"))
     return Exercise("07.2", "Define-then-run builds one graph per tree shape. How many graphs for these sentences? "
                     + ", ".join(SENTENCES), check,
                     hints=["replace every word by * and compare the bracket patterns",
                            "a phrase of three words (a b c) is read left to right as ((a b) c)"])
 
 
+@functools.cache
 def tallest_tree() -> Exercise:
     """07.3: type a tree of ``TALL_WORDS`` words that is as tall as possible (checked by parsing it)."""
     best = TALL_WORDS - 1
@@ -93,20 +84,13 @@ def tallest_tree() -> Exercise:
                            "nest every phrase inside the next one, always on the same side"])
 
 
+@functools.cache
 def batched_ops() -> Exercise:
     """07.4: ops of the batched-by-depth run for 100 trees whose tallest has height ``BATCH_HEIGHT``."""
-    tall = trees.parse("(a " * BATCH_HEIGHT + "b" + ")" * BATCH_HEIGHT)
-    assert tall.height == BATCH_HEIGHT
-    truth = fold.op_counts([tall] * 100).by_depth
-
-    def check(answer: Any) -> tuple[bool, str]:
-        if not _number(answer):
-            return False, "answer with a number of operations"
-        if same(answer, truth):
-            return True, (f"{truth} = {fold.LEVEL_OPS} x {BATCH_HEIGHT} + 1, whatever the number of trees: the "
-                          "batch only changes the size of the matrices, not the number of ops")
-        return False, f"{answer} is not it"
-
+    tall = trees.parse("(a " * BATCH_HEIGHT + "b" + ")" * BATCH_HEIGHT)  # a chain: height BATCH_HEIGHT
+    check = count_is(lambda: fold.op_counts([tall] * 100).by_depth, "operations",
+                     lambda truth: (f"{truth} = {fold.LEVEL_OPS} x {BATCH_HEIGHT} + 1, whatever the number of trees: "
+                                    "the batch only changes the size of the matrices, not the number of ops"))
     return Exercise("07.4", f"A batch of 100 trees; the tallest has height {BATCH_HEIGHT}. How many ops does the "
                     "batched-by-depth run record?", check,
                     hints=["one batched cell per level; how many levels are there?",

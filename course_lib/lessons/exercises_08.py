@@ -1,7 +1,9 @@
 """The checked exercises of notebook 08, *Where we are today*: defined here so the answers stay out of the notebook.
 
 The expected answers come from real TensorFlow and PyTorch, traced when the check runs (so they cannot drift from
-what the notebook shows). Worked solutions for instructors: ``instructor/08_where_we_are_today_solutions.md``.
+what the notebook shows). Each function returns the same :class:`Exercise` for the same arguments, so a re-run
+cell keeps counting attempts and the hints move on. Worked solutions for instructors:
+``instructor/08_where_we_are_today_solutions.md``.
 
 >>> ex = which_capture_keeps_both_branches()
 >>> ex.check(...).ok is None
@@ -12,9 +14,10 @@ False
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from .exercises import Exercise, same
+from .exercises import Exercise, count_is, names
 
 __all__ = ["CAPTURES", "UNROLL_N", "retraces", "unrolled_ops", "which_capture_keeps_both_branches", "wrong_input"]
 
@@ -28,37 +31,32 @@ CAPTURES = {
 }
 
 
-def _number(answer: Any) -> bool:
-    return not isinstance(answer, bool) and isinstance(answer, (int, float))
-
-
+@functools.cache
 def unrolled_ops(unrolled: Any) -> Exercise:
     """08.1: ops in the traced graph of ``unrolled(x, n)`` (a Python ``range`` loop) for ``n = UNROLL_N``."""
 
-    def check(answer: Any) -> tuple[bool, str]:
+    def truth() -> int:
         from ..adapters.tensorflow import count_ops
         from .unroll import loop_graphs
 
-        if not _number(answer):
-            return False, "answer with a number of ops"
-        truth = count_ops(loop_graphs(unrolled, unrolled, UNROLL_N)[0]).total
-        if same(answer, truth):
-            return True, f"{truth} = 2 + 4 x {UNROLL_N}: the input, its Identity output, and 4 ops per unrolled step"
-        return False, f"{answer} is not it"
+        return count_ops(loop_graphs(unrolled, unrolled, UNROLL_N)[0]).total
 
+    check = count_is(truth, "ops", lambda t: (f"{t} = 2 + 4 x {UNROLL_N}: the input, its Identity output, and 4 ops "
+                                              "per unrolled step"))
     return Exercise("08.1", f"How many ops does the traced graph of unrolled(x, n) have for n = {UNROLL_N}?", check,
                     hints=["move the slider of the widget to 1, 2, 3 and watch how the count grows",
                            "each step adds the same ops (two constants, a Mul and an AddV2); count the rest once"])
 
 
+@functools.cache
 def retraces() -> Exercise:
     """08.2: traces of a fresh ``tf.function`` called with the Python ints 1, 2, 3, 2, 1, then the tensors 4 and 5."""
     calls = "g(1), g(2), g(3), g(2), g(1), g(tf.constant(4)), g(tf.constant(5))"
 
     def truth() -> int:
-        from ..adapters.quiet import tensorflow
+        from ..adapters.loader import load_tensorflow
 
-        tf = tensorflow()
+        tf = load_tensorflow()
 
         @tf.function
         def g(n: Any) -> Any:
@@ -70,27 +68,21 @@ def retraces() -> Exercise:
         g(tf.constant(5))
         return g.experimental_get_tracing_count()
 
-    def check(answer: Any) -> tuple[bool, str]:
-        if not _number(answer):
-            return False, "answer with a number of traces"
-        t = truth()
-        if same(answer, t):
-            return True, (f"{t}: one per distinct Python value (1, 2, 3) and one for int32 scalar tensors, whatever "
-                          "their value")
-        return False, f"{answer} is not it"
-
+    check = count_is(truth, "traces", lambda t: (f"{t}: one per distinct Python value (1, 2, 3) and one for int32 "
+                                                 "scalar tensors, whatever their value"))
     return Exercise("08.2", f"g is a fresh @tf.function. After {calls}, how many traces has it made?", check,
                     hints=["a Python int is part of the trace's key: a new value means a new graph",
                            "a tensor is keyed by its dtype and shape only"])
 
 
+@functools.cache
 def wrong_input(f: Any, traced: Any) -> Exercise:
     """08.3: an input (3 numbers) on which the ``torch.jit.trace`` of ``f`` (traced on ones) is wrong."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        from ..adapters.quiet import torch
+        from ..adapters.loader import load_torch
 
-        tt = torch()
+        tt = load_torch()
         try:
             x = tt.tensor([float(v) for v in answer])
         except (TypeError, ValueError):
@@ -108,14 +100,14 @@ def wrong_input(f: Any, traced: Any) -> Exercise:
                            "make x.sum() > 0 false"])
 
 
+@functools.cache
 def which_capture_keeps_both_branches() -> Exercise:
     """08.4: which captures keep f's data-dependent branch correct (a set of names from ``CAPTURES``)."""
     truth = {"compile", "export+cond"}
 
     def check(answer: Any) -> tuple[bool, str]:
-        try:
-            got = {str(a).strip().lower() for a in answer}
-        except TypeError:
+        got = names(answer)
+        if got is None:
             return False, "answer with a set of names, like {'fx', 'compile'}"
         unknown = got - set(CAPTURES)
         if unknown:

@@ -16,7 +16,6 @@ which way it is wrong (too many nodes, a branch missing, a value that differs) w
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -26,6 +25,7 @@ from .. import dynamic as dy
 from .. import static as st
 from .. import trace as tr
 from .debugging import locals_at_return
+from .exercises import Checker, number
 
 __all__ = [
     "Checker",
@@ -41,9 +41,6 @@ __all__ = [
     "torch_node_count_is",
     "values_are",
 ]
-
-Checker = Callable[[Any], tuple[bool, str]]
-
 
 # ---------------------------------------------------------------------------------------------------- facts
 def node_count(program: Callable[..., Any], style: str, inputs: dict[str, float]) -> int:
@@ -89,21 +86,13 @@ def _is_program(answer: Any) -> tuple[bool, str]:
     return True, ""
 
 
-def _number(answer: Any) -> float | None:
-    try:
-        value = float(np.asarray(answer, dtype=float))
-    except (TypeError, ValueError):
-        return None
-    return value if math.isfinite(value) else None
-
-
 # ---------------------------------------------------------------------------------------------------- checkers
 def node_count_is(program: Callable[..., Any], style: str, inputs: dict[str, float]) -> Checker:
     """Answer: a whole number, the node count of ``program`` in ``style`` at ``inputs``."""
 
     def check(answer: Any) -> tuple[bool, str]:
         n = node_count(program, style, inputs)
-        guess = _number(answer)
+        guess = number(answer)
         if guess is None or guess != int(guess):
             return False, "answer with a whole number of nodes"
         if guess == n:
@@ -137,7 +126,7 @@ def local_value_is(program: Callable[..., Any], name: str, inputs: dict[str, flo
     """Answer: the number the local variable ``name`` of ``program`` holds when it runs define-by-run at ``inputs``."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        guess = _number(answer)
+        guess = number(answer)
         if guess is None:
             return False, f"answer with the number {name} holds (a float), e.g. 1.25"
         args = {k: dy.Tensor(v, requires_grad=True, name=k) for k, v in inputs.items()}
@@ -198,7 +187,7 @@ def compile_report_is(program: Callable[..., Any], inputs: dict[str, float],
         if not isinstance(answer, (tuple, list)) or len(answer) != len(keys):
             return False, f"answer with {len(keys)} whole numbers in this order: ({', '.join(keys)})"
         report = compile_report(program, inputs)
-        wrong = [k for k, a in zip(keys, answer) if _number(a) != report[k]]
+        wrong = [k for k, a in zip(keys, answer) if number(a) != report[k]]
         if not wrong:
             return True, "yes: " + ", ".join(f"{k} {report[k]}" for k in keys)
         return False, f"not quite: look again at {' and '.join(wrong)}"
@@ -219,11 +208,11 @@ def values_are(program: Callable[..., Any], names: Sequence[str], inputs: dict[s
         wrong = []
         for n, a in zip(names, answer):
             true = float(np.asarray(getattr(seen[n], "data", seen[n]), dtype=float))
-            got = _number(a)
+            got = number(a)
             if got is None or not np.isclose(got, true, rtol=1e-6, atol=1e-9):
                 wrong.append(n)
         if not wrong:
-            return True, "yes: " + ", ".join(f"{n} = {_number(a):.6g}" for n, a in zip(names, answer))
+            return True, "yes: " + ", ".join(f"{n} = {number(a):.6g}" for n, a in zip(names, answer))
         return False, f"{' and '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right"
 
     return check

@@ -18,18 +18,14 @@ True
 
 from __future__ import annotations
 
-import html
 import itertools
 from typing import Any
 
 import numpy as np
 
-try:  # ipywidgets is a course dependency, but importing course_lib must not need it
-    import ipywidgets as W
-except ImportError:  # pragma: no cover - reported when the widget is created
-    W = None
-
 from .. import render
+from ..widgets.base import CourseWidget, esc, guarded
+from ..widgets.base import ipywidgets as W
 from . import sequences as sq
 
 __all__ = ["PaddingExplorer"]
@@ -37,22 +33,13 @@ __all__ = ["PaddingExplorer"]
 _ids = itertools.count(1)
 
 
-def _box(text: str, kind: str = "note") -> str:
-    colour, word, bg = {"error": ("#A23B00", "Problem", "#FBE3D6"), "note": ("#114B6E", "Note", "#E3F1FA")}[kind]
-    return (f'<div role="status" style="font-size:15px;color:{colour};background:{bg};border-left:5px solid '
-            f'{colour};padding:6px 10px;margin:4px 0"><b>{word}:</b> {html.escape(text)}</div>')
-
-
-class PaddingExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+class PaddingExplorer(CourseWidget):
     """Sliders: length spread, number of buckets, the sentence whose dynamic graph is drawn."""
 
     def __init__(self, spread: int = 3, buckets: int = 1, sentence: int = 1, *, n: int = 8, mean: int = 6,
                  max_spread: int = 5, rnn: sq.TinyRNN | None = None, theme: str | render.Theme | None = None
                  ) -> None:
-        if W is None:
-            raise ImportError("PaddingExplorer needs ipywidgets 8: pip install 'ipywidgets>=8'")
-        super().__init__(layout=W.Layout(width="100%"))
-        self.theme = render.get_theme(theme)
+        super().__init__(theme=theme)
         self.rnn = rnn or sq.TinyRNN.make()
         self.n, self.mean = int(n), int(mean)
         self._uid = next(_ids)
@@ -65,22 +52,20 @@ class PaddingExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                                    style=style, layout=size)
         self.sentence = W.IntSlider(value=int(np.clip(sentence, 1, self.n)), min=1, max=self.n,
                                     description="draw sentence", style=style, layout=size)
-        self.summary, self.grid, self.message = W.HTML(), W.HTML(), W.HTML()
+        self.summary, self.grid = W.HTML(), W.HTML()
         self.static_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
         self.dynamic_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
         for s in (self.spread, self.buckets, self.sentence):
             s.observe(self._changed, "value")
-        title = lambda s: W.HTML(f'<div style="font-size:16px;font-weight:bold;margin-top:6px">{s}</div>')
-        self.static_title, self.dynamic_title = title(""), title("")
+        self.static_title, self.dynamic_title = W.HTML(), W.HTML()  # filled in by _update
         half = W.Layout(width="50%", min_width="0")
         graphs = W.HBox([W.VBox([self.static_title, self.static_view], layout=half),
                          W.VBox([self.dynamic_title, self.dynamic_view], layout=half)], layout=W.Layout(width="100%"))
-        key = W.HTML('<div style="font-size:14px;color:#333">Each box is one time step (its nodes counted inside); '
-                     "<i>dashed</i>: defined in the graph, no value kept; <i>filled with ✓</i>: recorded while it "
-                     "ran, value shown. The static step has more nodes: the mask that keeps a finished sentence's "
-                     "state.</div>")
-        self.children = [W.HTML('<div style="font-size:17px"><b>Padding explorer</b>: make the sentences more '
-                                "unequal, then bucket them</div>"),
+        key = self.html("Each box is one time step (its nodes counted inside); <i>dashed</i>: defined in the graph, "
+                        "no value kept; <i>filled with ✓</i>: recorded while it ran, value shown. The static step has "
+                        "more nodes: the mask that keeps a finished sentence's state.", "small", "color:#333")
+        self.children = [self.html("<b>Padding explorer</b>: make the sentences more unequal, then bucket them",
+                                   "heading"),
                          self.spread, self.buckets, self.sentence, self.message, self.summary, self.grid,
                          graphs, key]
         self._update()
@@ -116,11 +101,9 @@ class PaddingExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                 slider.value = int(np.clip(int(v), slider.min, slider.max))
 
     # ------------------------------------------------------------------ drawing
+    @guarded
     def _changed(self, _change: dict[str, Any]) -> None:
-        try:
-            self._update()
-        except Exception as exc:  # noqa: BLE001 - JupyterLab would hide it: show it in the widget
-            self.message.value = _box(f"{type(exc).__name__}: {exc}", "error")
+        self._update()
 
     def _static_for(self, T: int, xs: list[np.ndarray]) -> str:
         """The static graph of T steps (built, compiled and drawn once per T) after running this batch."""
@@ -134,7 +117,7 @@ class PaddingExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         return svg
 
     def _update(self) -> None:
-        self.message.value = ""
+        self.clear_message()
         lens = self.lengths
         sentences = sq.sentences_with_spread(self.spread.value, self.n, self.mean)
         xs = [self.rnn.embed(s) for s in sentences]
@@ -146,11 +129,12 @@ class PaddingExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         self.dynamic_view.value = render.to_svg(run.graph(), collapse=3, legend=False,
                                                 prefix=f"pe{self._uid}d{k}l{lens[k - 1]}", theme=self.theme)
         c = self.counts()
-        self.static_title.value = (f'<div style="font-size:16px;font-weight:bold;margin-top:6px">Define-then-run: '
-                                   f"ONE graph of {T} steps (the longest sentence) for every sentence</div>")
-        self.dynamic_title.value = (f'<div style="font-size:16px;font-weight:bold;margin-top:6px">Define-by-run: the '
-                                    f"graph recorded for sentence {k} has {lens[k - 1]} step(s)</div>"
-                                    f'<div style="font-size:14px">“{html.escape(sentences[k - 1])}”</div>')
+        z = self.sizes
+        title = f'<div style="font-size:{z.title}px;font-weight:bold;margin-top:6px">'
+        self.static_title.value = (f"{title}Define-then-run: ONE graph of {T} steps (the longest sentence) for "
+                                   "every sentence</div>")
+        self.dynamic_title.value = (f"{title}Define-by-run: the graph recorded for sentence {k} has {lens[k - 1]} "
+                                    f'step(s)</div><div style="font-size:{z.small}px">“{esc(sentences[k - 1])}”</div>')
         self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid")
         pad, bucket = c["padded"], c["bucketed"]
         rows = [
@@ -162,13 +146,13 @@ class PaddingExplorer(W.VBox if W is not None else object):  # type: ignore[misc
             ("define-by-run, one sentence at a time", f"{pad.real} (none on padding)",
              f"{self.n} graphs recorded, one per sentence, as it runs"),
         ]
-        body = "".join(f'<tr><td style="padding:2px 10px">{html.escape(a)}</td><td style="padding:2px 10px">'
-                       f'{html.escape(b)}</td><td style="padding:2px 10px">{html.escape(d)}</td></tr>'
+        body = "".join(f'<tr><td style="padding:2px 10px">{esc(a)}</td><td style="padding:2px 10px">'
+                       f'{esc(b)}</td><td style="padding:2px 10px">{esc(d)}</td></tr>'
                        for a, b, d in rows)
         self.summary.value = (
-            f'<div style="font-size:15px">Sentence lengths: {", ".join(map(str, lens))} '
-            f"(total {sum(lens)} words)</div><table style=\"font-size:15px;border-collapse:collapse\"><tr>"
+            f'<div style="font-size:{z.ui}px">Sentence lengths: {", ".join(map(str, lens))} '
+            f"(total {sum(lens)} words)</div><table style=\"font-size:{z.ui}px;border-collapse:collapse\"><tr>"
             '<th style="text-align:left;padding:2px 10px">strategy</th><th style="text-align:left;padding:2px 10px">'
             'cell steps run</th><th style="text-align:left;padding:2px 10px">graphs needed</th></tr>'
-            f"{body}</table><div style=\"font-size:13px;color:#444\">The static engine has compiled "
+            f"{body}</table><div style=\"font-size:{z.tiny}px;color:#444\">The static engine has compiled "
             f"{c['static graphs compiled']} graph(s) so far in this widget: one per longest length seen.</div>")

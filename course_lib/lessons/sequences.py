@@ -407,7 +407,9 @@ def to_torch(rnn: TinyRNN) -> Any:
     """The same cell as a ``torch.nn.RNN`` (tanh, float64, ``batch_first=True``) carrying our weights:
     ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` with ``W_ih = Wx^T``, ``W_hh = Wh^T``, ``b_ih = b``,
     ``b_hh = 0``. The score is then ``sigmoid(h_n · v)``."""
-    import torch
+    from ..adapters.loader import load_torch
+
+    torch = load_torch()
 
     net = torch.nn.RNN(rnn.dim, rnn.hidden, nonlinearity="tanh", batch_first=True, dtype=torch.float64)
     with torch.no_grad():
@@ -484,7 +486,9 @@ def strategy_costs(rnn: TinyRNN, sentences: Sequence[np.ndarray], repeat: int = 
     sentence; ``extra``: more labelled callables (e.g. a ``tf.function``), ``extra_steps`` the cell steps they
     run. Graphs are built and compiled before
     timing: this measures running, not compiling."""
-    import torch
+    from ..adapters.loader import load_torch
+
+    torch = load_torch()
     from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
 
     from ..measure import measure

@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import html
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -36,11 +35,8 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-
-try:  # ipywidgets is a course dependency, but importing course_lib must not need it
-    import ipywidgets as W
-except ImportError:  # pragma: no cover - reported when the widget is created
-    W = None
+from ..widgets.base import CourseWidget, esc, guarded
+from ..widgets.base import ipywidgets as W
 
 __all__ = ["SessionExplorer", "demo_graph"]
 
@@ -62,11 +58,7 @@ def demo_graph() -> st.Graph:
     return g
 
 
-def _esc(s: Any) -> str:
-    return html.escape(str(s), quote=True)
-
-
-class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+class SessionExplorer(CourseWidget):
     """Fetch, feed, add a node, finalize: ``Session.run`` on a define-then-run graph, live.
 
     ``build``: a function returning a fresh :class:`course_lib.static.Graph` (default :func:`demo_graph`; "start
@@ -77,10 +69,7 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
     def __init__(self, build: Callable[[], st.Graph] | st.Graph | None = None, fetch: str | None = "y",
                  feeds: dict[str, float] | None = None, *, theme: str | render.Theme | None = None,
                  low: float = -3.0, high: float = 3.0) -> None:
-        if W is None:
-            raise ImportError("the SessionExplorer needs ipywidgets 8: pip install 'ipywidgets>=8'")
-        super().__init__(layout=W.Layout(width="100%"))
-        self.theme = render.get_theme(theme)
+        super().__init__(theme=theme)
         self._uid = next(_ids)
         build = demo_graph if build is None else build
         self._feeds: dict[str, tuple[Any, Any]] = {}
@@ -93,9 +82,8 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         self._layouts: dict[int, render.Layout] = {}
         self._busy = False
         self._last_request: tuple[Any, ...] | None = None
-        size = self._font()
         big = W.Layout(height="40px", width="auto", min_width="150px")
-        bstyle = {"font_size": f"{size}px"}
+        bstyle = self.button_style()
         self.fetch = W.Dropdown(description="fetch", layout=W.Layout(width="260px", height="40px"),
                                 style={"description_width": "50px"})
         self.add_button = W.Button(description="add a node: fetch + 1", layout=big, style=bstyle,
@@ -105,13 +93,12 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         self.restart_button = W.Button(description="start over", layout=big, style=bstyle,
                                        tooltip="a new graph and a new Session", disabled=self._build is None)
         self.feed_box = W.VBox([])
-        self.message = W.HTML("")
         self.call = W.HTML("")
         self.plan_view = W.HTML("")
         self.graph_view = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
-        head = W.HTML(f'<div style="font-size:{size + 2}px"><b>Session.run</b>: the only way in (feed a placeholder) '
-                      "and out (fetch a tensor) of a define-then-run graph</div>")
+        head = self.html("<b>Session.run</b>: the only way in (feed a placeholder) and out (fetch a tensor) of a "
+                         "define-then-run graph", "heading")
         buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
                          layout=W.Layout(flex_flow="row wrap", align_items="center"))
         right = W.VBox([self.call, self.plan_view], layout=W.Layout(width="38%", min_width="0", margin="0 0 0 12px"))
@@ -133,7 +120,7 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                 raise TypeError(f"SessionExplorer needs a course_lib.static Graph (or a function that builds one); "
                                 f"got a {type(graph).__name__}")
         except Exception as exc:  # noqa: BLE001 - shown in the widget
-            self._show("error", f"{type(exc).__name__}: {exc}")
+            self.show_error(f"{type(exc).__name__}: {exc}")
             return
         self.graph = graph
         self.session = st.Session(graph)
@@ -150,8 +137,8 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
     def set_fetch(self, name: str) -> None:
         """Fetch another node (the same as choosing it in the dropdown)."""
         if name not in self.fetch.options:
-            self._show("error", f"there is no node {name!r} to fetch; the graph's operations are "
-                                f"{', '.join(self.fetch.options)}")
+            self.show_error(f"there is no node {name!r} to fetch; the graph's operations are "
+                            f"{', '.join(self.fetch.options)}")
             return
         if self.fetch.value == name:
             self._run()
@@ -176,7 +163,7 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                 box.value = True
         self._run()
         if problems:
-            self._show("error", "\n".join(problems))
+            self.show_error("\n".join(problems))
 
     def unfeed(self, *names: str) -> None:
         """Stop feeding these placeholders (untick their box), then run."""
@@ -195,7 +182,7 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
             with self.graph.as_default():
                 new = self.graph.get_tensor(current) + 1.0
         except st.GraphFinalizedError as exc:
-            self._show("error", f"GraphFinalizedError: {exc}")
+            self.show_error(f"GraphFinalizedError: {exc}")
             return
         self._layouts.clear()
         self._set_options(self._fetchable(), new.name)
@@ -224,9 +211,6 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
                 f"{c} compile{'s' * (c != 1)}{final})")
 
     # ------------------------------------------------------------------ building the controls
-    def _font(self) -> int:
-        return 20 if self.theme.fontsize >= 18 else 15
-
     def _fetchable(self) -> list[str]:
         return [n.name for n in self.graph.nodes if n.kind == "op"]
 
@@ -279,25 +263,11 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
             self._run()
 
     # ------------------------------------------------------------------ running and showing
-    def _show(self, kind: str, text: str) -> None:
-        if not text:
-            self.message.value = ""
-            return
-        colour, word, bg = {"error": ("#A23B00", "Problem", "#FBE3D6"), "note": ("#114B6E", "Note", "#E3F1FA")}[kind]
-        self.message.value = (f'<div role="status" style="font-size:{self._font()}px;color:{colour};background:{bg};'
-                              f'border-left:5px solid {colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap">'
-                              f"<b>{word}:</b> {_esc(text)}</div>")
-
+    @guarded
     def _run(self) -> None:
-        try:
-            self._run_unguarded()
-        except Exception as exc:  # noqa: BLE001 - JupyterLab would swallow it: show it instead
-            self._show("error", f"{type(exc).__name__}: {exc}")
-
-    def _run_unguarded(self) -> None:
         fetch = self.fetch.value
         if fetch is None:
-            self._show("note", "this graph has no operation to fetch")
+            self.show_note("this graph has no operation to fetch")
             return
         # rounded: the browser snaps a slider to its step (3.0 may come back as 2.9999999999999996)
         fed = {k: round(float(s.value), 9) for k, (box, s) in self._feeds.items() if box.value}
@@ -313,7 +283,7 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         try:
             self.value = self.session.run(fetch, feed_dict=feed_dict)
         except (st.MissingFeedError, st.ShapeError, st.FetchError) as exc:
-            self._show("error", f"{type(exc).__name__}: {exc}")
+            self.show_error(f"{type(exc).__name__}: {exc}")
             self.call.value = self._call_html(call, None, before)
             self.plan_view.value = ""
             self.graph_view.value = self._svg({})
@@ -324,13 +294,13 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
         values = {n.id: v for n, v in observed}
         self.ran = [n.name for n in self.graph.nodes if n.id in values]
         note = "the graph is finalized: running still works, adding a node does not" if self.graph.finalized else ""
-        self._show("note", note)
+        self.show_note(note)
         self.call.value = self._call_html(call, self.value, before)
         self.plan_view.value = self._plan_html(plan)
         self.graph_view.value = self._svg(values)
 
     def _call_html(self, call: str, value: Any, before: int) -> str:
-        size = self._font()
+        size = self.sizes.ui
         after = self.session.compile_count
         if value is None:
             result = "no value: the run was refused"
@@ -340,21 +310,21 @@ class SessionExplorer(W.VBox if W is not None else object):  # type: ignore[misc
             why = ("this call compiled a new plan (new fetch or feeds, or the graph changed)" if after > before
                    else "this call reused the cached plan: nothing to compile")
         return (f'<div style="font-size:{size}px"><div style="font-family:monospace;background:#F4F4F4;'
-                f'padding:4px 8px;border-radius:4px;overflow-x:auto">{_esc(call)}<br>→ <b>{_esc(result)}</b></div>'
-                f"<div>compiles so far: <b>{after}</b> ({_esc(why)})</div>"
+                f'padding:4px 8px;border-radius:4px;overflow-x:auto">{esc(call)}<br>→ <b>{esc(result)}</b></div>'
+                f"<div>compiles so far: <b>{after}</b> ({esc(why)})</div>"
                 f"<div>graph: <b>{len(self.graph)}</b> nodes{' (finalized)' if self.graph.finalized else ''}</div>"
                 "</div>")
 
     def _plan_html(self, plan: st.Plan) -> str:
         r = plan.report
-        size = self._font()
+        size, mono = self.sizes.ui, self.sizes.tiny
         pruned = r.get("graph_nodes", 0) - r.get("needed", 0)
         lines = (f"needed by the fetch: {r.get('needed')} of {r.get('graph_nodes')} nodes (pruned {pruned}); "
                  f"constants folded: {r.get('folded')}; duplicates merged: {r.get('merged')}; "
                  f"steps run: {r.get('steps')}")
-        return (f'<div style="font-size:{size}px;margin-top:6px"><b>The compiled plan</b> — {_esc(lines)}</div>'
-                f'<pre style="font-size:{size - 2}px;line-height:1.3;background:#F4F4F4;padding:6px 8px;'
-                f'border-radius:4px;overflow-x:auto;margin:4px 0">{_esc(plan.source())}</pre>')
+        return (f'<div style="font-size:{size}px;margin-top:6px"><b>The compiled plan</b> — {esc(lines)}</div>'
+                f'<pre style="font-size:{mono}px;line-height:1.3;background:#F4F4F4;padding:6px 8px;'
+                f'border-radius:4px;overflow-x:auto;margin:4px 0">{esc(plan.source())}</pre>')
 
     def _svg(self, values: dict[int, Any]) -> str:
         version = self.graph.version

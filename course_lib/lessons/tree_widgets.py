@@ -12,21 +12,15 @@ working; every callback is guarded; the text repr is one short stable line (nbva
 
 from __future__ import annotations
 
-import functools
-import html
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .. import render
+from ..widgets.base import CourseWidget, esc, guarded, message_html
+from ..widgets.base import ipywidgets as W
 from . import fold, tree_rnn, trees
-
-try:  # a course dependency, but importing course_lib must not need it
-    import ipywidgets as W
-except ImportError:  # pragma: no cover - reported when a widget is created
-    W = None
 
 __all__ = ["BatchingExplorer", "TreeExplorer"]
 
@@ -35,42 +29,7 @@ MAX_DRAWN = 80  # nodes in the batching picture; past it only the counts are sho
 _ids = itertools.count(1)
 
 
-def _need_widgets() -> None:
-    if W is None:
-        raise ImportError("the course widgets need ipywidgets 8: pip install 'ipywidgets>=8'")
-
-
-def _esc(s: Any) -> str:
-    return html.escape(str(s), quote=True)
-
-
-def _font() -> int:
-    return 20 if render.get_theme().fontsize >= 18 else 15
-
-
-def message_html(text: str, kind: str = "error") -> str:
-    """An inline message whose first word says what it is (Problem / Note), so colour is only a help."""
-    colour, word, bg = {"error": ("#A23B00", "Problem", "#FBE3D6"), "note": ("#114B6E", "Note", "#E3F1FA")}[kind]
-    return (f'<div role="status" style="font-size:{_font()}px;color:{colour};background:{bg};border-left:5px solid '
-            f'{colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap;font-family:monospace"><b>{word}:</b> '
-            f"{_esc(text)}</div>")
-
-
-def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Show a callback's exception inline (JupyterLab would swallow it) and keep the widget alive."""
-
-    @functools.wraps(method)
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - shown to the student instead of vanishing
-            self.message.value = message_html(f"{type(exc).__name__}: {exc}")
-            return None
-
-    return wrapper
-
-
-class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+class TreeExplorer(CourseWidget):
     """Type a parse tree, press Enter: the tree-RNN's define-by-run graph for it, drawn bottom-up like the tree.
 
     >>> e = TreeExplorer("((the cat) sat)")
@@ -80,10 +39,11 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
     True
     """
 
+    monospace_messages = True  # a parse error puts a caret under the typed text
+
     def __init__(self, text: str = "((the cat) (sat (on (the mat))))", *, net: tree_rnn.TreeRNN | None = None,
-                 view: str = VIEWS[0]) -> None:
-        _need_widgets()
-        super().__init__(layout=W.Layout(width="100%"))
+                 view: str = VIEWS[0], theme: str | render.Theme | None = None) -> None:
+        super().__init__(theme=theme)
         self.net = net or tree_rnn.TreeRNN()
         self.cache = tree_rnn.ShapeCache(self.net)
         self.tree: trees.Tree | None = None
@@ -94,13 +54,12 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         self.text = W.Text(value="", description="tree:", continuous_update=False,
                            placeholder="e.g. ((the cat) (sat (on (the mat))))",
                            layout=W.Layout(width="min(100%, 680px)", height="40px"),
-                           style={"description_width": "50px", "font_size": f"{_font() + 2}px"})
+                           style={"description_width": "50px", "font_size": f"{self.sizes.heading}px"})
         self.view = W.ToggleButtons(options=list(VIEWS), value=view if view in VIEWS else VIEWS[0],
                                     description="draw:", style={"description_width": "50px"})
-        help_ = W.HTML(f'<div style="font-size:{_font()}px">Type words in brackets and press <b>Enter</b>: '
+        help_ = W.HTML(f'<div style="font-size:{self.sizes.ui}px">Type words in brackets and press <b>Enter</b>: '
                        "<code>(the cat)</code> is a phrase of two words; <code>(a b c)</code> is read as "
                        "<code>((a b) c)</code>. Nothing you type is run as Python.</div>")
-        self.message = W.HTML("")
         self.summary = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="100%"))
         self.children = [help_, self.text, self.view, self.message, self.summary, self.picture]
@@ -119,14 +78,14 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         """Type ``text`` and press Enter (what a student does), from code."""
         if not isinstance(text, str):
             self.error = f"a tree is text like '((the cat) sat)', got a {type(text).__name__}"
-            self.message.value = message_html(self.error)
+            self.show_error(self.error)
             return
         if self.text.value == text:
             self._on_text({"new": text})
         else:
             self.text.value = text
 
-    @_guarded
+    @guarded
     def _on_text(self, change: dict[str, Any]) -> None:
         text = change["new"]
         try:
@@ -135,12 +94,11 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
             self.error = str(err)
             kept = f"\n(The graph below is still that of {self.tree.text}.)" if self.tree is not None else ""
             shown = err.pointer(text) if len(text) <= 100 else text[:100] + "…"
-            self.message.value = message_html(f"{err.message}"
-                                              + (f" (column {err.position + 1})" if err.position is not None else "")
-                                              + f"\n{shown}\nHint: {err.hint}{kept}")
+            self.show_error(f"{err.message}" + (f" (column {err.position + 1})" if err.position is not None else "")
+                            + f"\n{shown}\nHint: {err.hint}{kept}")
             return
         self.error = ""
-        self.message.value = ""
+        self.clear_message()
         before = self.cache.graphs_built
         self.cache.run(tree)  # define-then-run: a graph for this shape (new or reused)
         self.tree = tree
@@ -148,7 +106,7 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         self._summary()
         self._draw()
 
-    @_guarded
+    @guarded
     def _on_view(self, change: dict[str, Any]) -> None:
         if self.tree is not None:
             self._summary()
@@ -160,36 +118,37 @@ class TreeExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         self.view_graph = tree_rnn.graph_view(h, weights=every)
         collapse = False if every else (tree_rnn.cells(self.view_graph) or False)
         self.picture.value = render.to_svg(self.view_graph, rankdir="BT", legend=False, collapse=collapse,
-                                           prefix=f"{self._prefix}{'e' if every else 'c'}")
+                                           prefix=f"{self._prefix}{'e' if every else 'c'}", theme=self.theme)
 
     def _summary(self) -> None:
         t = self.tree
         assert t is not None
         new_graph = self._new_graph
         n, c, height = len(t.words), t.compositions, t.binarized().height
-        static = (f"this shape <code>{_esc(t.binarized().shape())}</code> is new, so a graph was <b>built and compiled</b> for it"
-                  if new_graph else f"a tree of this shape <code>{_esc(t.binarized().shape())}</code> was seen before, so its "
+        static = (f"this shape <code>{esc(t.binarized().shape())}</code> is new, so a graph was <b>built and compiled</b> for it"
+                  if new_graph else f"a tree of this shape <code>{esc(t.binarized().shape())}</code> was seen before, so its "
                   "graph was <b>reused</b>")
         hidden = "" if self.view.value == VIEWS[1] else (" Each box is one cell (4 ops); the shared weights W_L, W_R "
                                                          "are left out of this view.")
         self.summary.value = (
-            f'<div style="font-size:{_font()}px;line-height:1.5"><b>Define-by-run</b>: {n} word{"s" * (n != 1)} '
+            f'<div style="font-size:{self.sizes.ui}px;line-height:1.5"><b>Define-by-run</b>: {n} word{"s" * (n != 1)} '
             f"&rarr; {c} cell{'s' * (c != 1)} &rarr; {tree_rnn.CELL_OPS * c} ops recorded, height {height}; the graph "
             f"below is this sentence's alone.{hidden}<br><b>Define-then-run</b>: {static}. Graphs built so far: "
             f"<b>{self.cache.graphs_built}</b>, one per distinct shape typed.</div>")
 
 
-class BatchingExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+class BatchingExplorer(CourseWidget):
     """A batch of random trees grouped by level (TensorFlow Fold's dynamic batching), with the ops counted.
 
     >>> BatchingExplorer(trees=3, words=4)
     BatchingExplorer(3 trees, up to 4 words: 28 ops one node at a time, 25 batched by depth)
     """
 
+    monospace_messages = True  # like the tree explorer next to it
+
     def __init__(self, trees: int = 4, words: int = 5, seed: int = 0, *, max_trees: int = 40,
-                 max_words: int = 8) -> None:
-        _need_widgets()
-        super().__init__(layout=W.Layout(width="100%"))
+                 max_words: int = 8, theme: str | render.Theme | None = None) -> None:
+        super().__init__(theme=theme)
         self._prefix = f"be{next(_ids)}"
         style = {"description_width": "150px"}
         lay = W.Layout(width="min(100%, 520px)", height="36px")
@@ -199,7 +158,6 @@ class BatchingExplorer(W.VBox if W is not None else object):  # type: ignore[mis
                                    description="words, at most", style=style, layout=lay)
         self.seed = W.IntSlider(value=int(np.clip(seed, 0, 20)), min=0, max=20, description="random seed",
                                 style=style, layout=lay)
-        self.message = W.HTML("")
         self.table = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
         self.batch: list[trees.Tree] = []
@@ -216,7 +174,7 @@ class BatchingExplorer(W.VBox if W is not None else object):  # type: ignore[mis
         return (f"BatchingExplorer({c.trees} trees, up to {self.n_words.value} words: {c.per_node} ops one node at a "
                 f"time, {c.by_depth} batched by depth)")
 
-    @_guarded
+    @guarded
     def _on_change(self, change: dict[str, Any]) -> None:
         self._update()
 
@@ -229,12 +187,12 @@ class BatchingExplorer(W.VBox if W is not None else object):  # type: ignore[mis
     def _update(self) -> None:
         self.batch = self.make_batch()
         c = self.counts = fold.op_counts(self.batch)
-        size = _font()
+        size = self.sizes.ui
         rows = [("trees", c.trees, c.trees), ("cells to compute (phrases)", c.phrases, c.phrases),
                 ("ops run", f"{c.per_node} ({tree_rnn.CELL_OPS} per phrase)",
                  f"{c.by_depth} ({fold.LEVEL_OPS} per level x {c.levels} levels + 1)")]
-        body = "".join(f"<tr><td style='padding:2px 10px'>{_esc(a)}</td><td style='padding:2px 10px'>{_esc(b)}</td>"
-                       f"<td style='padding:2px 10px'>{_esc(d)}</td></tr>" for a, b, d in rows)
+        body = "".join(f"<tr><td style='padding:2px 10px'>{esc(a)}</td><td style='padding:2px 10px'>{esc(b)}</td>"
+                       f"<td style='padding:2px 10px'>{esc(d)}</td></tr>" for a, b, d in rows)
         self.table.value = (
             f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><th></th>'
             "<th style='padding:2px 10px'>one node at a time</th><th style='padding:2px 10px'>batched by depth "
@@ -243,9 +201,9 @@ class BatchingExplorer(W.VBox if W is not None else object):  # type: ignore[mis
         nodes = sum(t.binarized().size for t in self.batch)
         if nodes <= MAX_DRAWN:
             self.picture.value = render.to_svg(fold.picture(self.batch), rankdir="BT", legend=False,
-                                               prefix=f"{self._prefix}")
+                                               prefix=f"{self._prefix}", theme=self.theme)
         else:
             self.picture.value = message_html(f"{nodes} nodes are too many to draw legibly (at most {MAX_DRAWN}); the "
                                               "counts above are exact. Move the sliders down to see the picture.",
-                                              "note")
-        self.message.value = ""
+                                              "note", self.theme, monospace=True)
+        self.clear_message()

@@ -16,12 +16,8 @@ from typing import Any
 
 from .. import render
 from .. import to_graph as _to_graph
-from .tree_widgets import _esc, _font, _guarded
-
-try:
-    import ipywidgets as W
-except ImportError:  # pragma: no cover
-    W = None
+from ..widgets.base import CourseWidget, guarded
+from ..widgets.base import ipywidgets as W
 
 __all__ = ["UnrollExplorer", "loop_graphs"]
 
@@ -31,29 +27,29 @@ _ids = itertools.count(1)
 def loop_graphs(unrolled: Any, looped: Any, n: int) -> tuple[Any, Any]:
     """The concrete functions of both loops for ``n`` steps: ``unrolled(x, n)`` with ``n`` a Python int (traced
     per value), ``looped(x, n)`` with ``n`` a tensor (traced once for every n)."""
-    from ..adapters.quiet import tensorflow
+    from ..adapters.loader import load_tensorflow
 
-    tf = tensorflow()
+    tf = load_tensorflow()
     x = tf.TensorSpec([], tf.float32)
     return (unrolled.get_concrete_function(x, int(n)),
             looped.get_concrete_function(x, tf.TensorSpec([], tf.int32)))
 
 
-class UnrollExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
+class UnrollExplorer(CourseWidget):
     """Slider ``n`` -> both loops traced for ``n`` steps, their graphs drawn, their ops and traces counted."""
 
-    def __init__(self, unrolled: Any, looped: Any, n: int = 3, max_n: int = 10) -> None:
-        if W is None:
-            raise ImportError("the course widgets need ipywidgets 8: pip install 'ipywidgets>=8'")
-        super().__init__(layout=W.Layout(width="100%"))
+    monospace_messages = True  # as it was when it shared the tree widgets' message box
+
+    def __init__(self, unrolled: Any, looped: Any, n: int = 3, max_n: int = 10, *,
+                 theme: str | render.Theme | None = None) -> None:
+        super().__init__(theme=theme)
         self.unrolled, self.looped = unrolled, looped
         self._prefix = f"ue{next(_ids)}"
         self.slider = W.IntSlider(value=max(1, min(int(n), max_n)), min=1, max=max_n, description="loop steps n",
                                   style={"description_width": "110px"},
                                   layout=W.Layout(width="min(100%, 520px)", height="36px"))
-        self.message = W.HTML("")
         self.summary = W.HTML("")
-        title = lambda s: W.HTML(f'<div style="font-size:{_font() + 1}px;font-weight:bold">{_esc(s)}</div>')
+        title = self.title
         self.left = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.right = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.counts: tuple[int, int] = (0, 0)
@@ -69,7 +65,7 @@ class UnrollExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
     def __repr__(self) -> str:
         return f"UnrollExplorer(n = {self.slider.value}: Python range {self.counts[0]} ops, tf.range {self.counts[1]} ops)"
 
-    @_guarded
+    @guarded
     def _on_change(self, change: dict[str, Any]) -> None:
         self._update()
 
@@ -79,15 +75,16 @@ class UnrollExplorer(W.VBox if W is not None else object):  # type: ignore[misc]
         n = self.slider.value
         cu, cl = loop_graphs(self.unrolled, self.looped, n)
         self.counts = (count_ops(cu).total, count_ops(cl).total)
-        self.left.value = render.to_svg(_to_graph(cu), legend=False, prefix=f"{self._prefix}u")
+        self.left.value = render.to_svg(_to_graph(cu), legend=False, prefix=f"{self._prefix}u", theme=self.theme)
         looped_graph = _to_graph(cl)
         bodies = sorted({n.scope for n in looped_graph.nodes if "/" in n.scope})  # while/cond, while/body
-        self.right.value = render.to_svg(looped_graph, legend=False, prefix=f"{self._prefix}l", collapse=bodies)
+        self.right.value = render.to_svg(looped_graph, legend=False, prefix=f"{self._prefix}l", collapse=bodies,
+                                        theme=self.theme)
         traces = (self.unrolled.experimental_get_tracing_count(), self.looped.experimental_get_tracing_count())
         self.summary.value = (
-            f'<div style="font-size:{_font()}px">n = {n}: the unrolled graph has <b>{self.counts[0]}</b> ops '
+            f'<div style="font-size:{self.sizes.ui}px">n = {n}: the unrolled graph has <b>{self.counts[0]}</b> ops '
             f"(4 per step), the while_loop graph <b>{self.counts[1]}</b> ops (its cond and body, drawn as one box each, "
             "included) for any n. "
             f"Traces so far: <b>{traces[0]}</b> for range (one per n tried), <b>{traces[1]}</b> for tf.range.</div>")
-        self.message.value = ""
+        self.clear_message()
 

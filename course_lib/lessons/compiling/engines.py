@@ -1,0 +1,77 @@
+"""Our two engines on the same chain: compile once then run (static) vs record on every run (dynamic).
+
+With ``C`` the compile, ``s`` a static run and ``e`` a dynamic run, the table ends with the break-even
+``ceil(C / (e - s))`` (:func:`course_lib.lessons.compiling.payoff.break_even`).
+
+>>> costs = engine_costs(n=8, repeat=2)
+>>> costs.compiles_after_runs, costs.compiles_after_edits - costs.compiles_after_runs == costs.edits
+(1, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...measure import Measurement, fmt_seconds, measure
+from .chains import StaticChain, dynamic_chain
+from .payoff import break_even
+from .progress import Progress, ticker
+from .tables import Table, runs_text
+
+__all__ = ["EngineCosts", "engine_costs"]
+
+
+@dataclass
+class EngineCosts:
+    """Our two engines on the same chain of ``n`` ops (timings in seconds, counts exact)."""
+
+    n: int
+    compile_s: Measurement
+    static_run_s: Measurement
+    dynamic_run_s: Measurement
+    edit_and_run_s: Measurement
+    runs: int
+    compiles_after_runs: int
+    edits: int
+    compiles_after_edits: int
+    dynamic_nodes_per_run: int
+    plan_source: str
+    plan_report: dict[str, int]
+
+    def table(self) -> Table:
+        return Table([f"our engines, chain of {self.n} ops", "time"], [
+            ("static engine: compile the graph (once)", fmt_seconds(self.compile_s.median)),
+            ("static engine: one run of the compiled plan", fmt_seconds(self.static_run_s.median)),
+            ("dynamic engine: one run (records the graph again)", fmt_seconds(self.dynamic_run_s.median)),
+            ("static engine: add a node, recompile, run", fmt_seconds(self.edit_and_run_s.median)),
+            ("break-even: runs after which compiling pays",
+             runs_text(break_even(self.compile_s.median, self.static_run_s.median, self.dynamic_run_s.median))),
+        ])
+
+
+def engine_costs(n: int = 100, repeat: int = 5, progress: Progress | None = None) -> EngineCosts:
+    """Compile once then run (static) vs record on every run (dynamic), and what one graph edit costs."""
+    tick = ticker(progress)
+    sc = StaticChain(n)
+    sc.run()  # the first run compiles
+    compile_s = measure(sc.compile_only, repeat=repeat, budget=0.1)
+    tick("static runs")
+    static_run_s = measure(sc.run, repeat=repeat, budget=0.1)
+    runs = 1 + 1 + repeat * static_run_s.number  # first run, measure's warm-up, the timed runs
+    compiles_after_runs = sc.session.compile_count
+    tick("dynamic runs")
+    dyn = dynamic_chain(n)
+    dynamic_run_s = measure(dyn, repeat=repeat, budget=0.1)
+    dynamic_nodes = len(dyn().graph().nodes)
+    tick("graph edits")
+
+    def edit_and_run() -> None:
+        sc.add_node()
+        sc.run()
+
+    number = 10
+    edit_s = measure(edit_and_run, repeat=repeat, number=number, warmup=1)
+    tick()
+    return EngineCosts(n, compile_s, static_run_s, dynamic_run_s, edit_s, runs, compiles_after_runs,
+                       sc.edits, sc.session.compile_count, dynamic_nodes, StaticChain(min(n, 6)).compile_only()
+                       .source(), dict(StaticChain(n).compile_only().report))

@@ -1,0 +1,139 @@
+"""After how many runs compiling pays: the break-even of a compiled and an eager way of running one graph.
+
+With ``C`` the one-off compile, ``s`` one compiled run and ``e`` one eager run::
+
+    compiled, n runs:   C + n · s          eager, n runs:   n · e
+    break-even:         n* = ceil(C / (e - s))   when e > s, else compiling never pays
+
+>>> break_even(compile_s=2e-3, compiled_run_s=10e-6, eager_run_s=50e-6)
+50
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...adapters.loader import load_tensorflow
+from ...adapters.quiet import captured
+from ...measure import measure
+from .chains import C, StaticChain, W, X, chain, dynamic_chain
+from .progress import Progress, ticker
+from .tables import Table, runs_text, stamp_line
+
+__all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "plot_break_even"]
+
+
+def break_even(compile_s: float, compiled_run_s: float, eager_run_s: float) -> int | None:
+    """The smallest number of runs ``n`` for which compiling once and running compiled is no slower than running
+    eagerly every time: ``C + n·s ≤ n·e``. None when compiled runs are not faster (it never pays off).
+
+    >>> break_even(1.0, 0.5, 1.5)
+    1
+    >>> break_even(1.0, 2.0, 1.5) is None
+    True
+    """
+    if eager_run_s <= compiled_run_s:
+        return None
+    return max(1, math.ceil(compile_s / (eager_run_s - compiled_run_s) - 1e-12))
+
+
+@dataclass
+class BreakEven:
+    """Cumulative costs for a small and a large graph: ``pairs[size][name] = (first call, later calls)``."""
+
+    sizes: dict[str, int]
+    pairs: dict[str, dict[str, tuple[float, float]]]
+    traces: dict[str, int]
+
+    def point(self, size: str, compiled: str, eager: str) -> int | None:
+        c_first, c_run = self.pairs[size][compiled]
+        _e_first, e_run = self.pairs[size][eager]
+        return break_even(c_first - c_run, c_run, e_run)
+
+    def table(self) -> Table:
+        rows = []
+        for size in self.sizes:
+            for compiled, eager in PAIRS:
+                rows.append((f"{size} graph ({self.sizes[size]} ops): {compiled} vs {eager}",
+                             runs_text(self.point(size, compiled, eager))))
+        return Table(["after how many runs does compiling pay off?", "break-even"], rows)
+
+
+PAIRS = (("tf.function", "TF eager"), ("our static engine", "our dynamic engine"))
+
+
+def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, progress: Progress | None = None
+                          ) -> BreakEven:
+    """For a chain of ``small`` and of ``large`` ops: first and later calls of tf.function vs TF eager, and of
+    our static engine (compile + run) vs our dynamic engine. Each tf.function must trace exactly once."""
+    tf = load_tensorflow()
+    tick = ticker(progress)
+    xf, wf, cf = (tf.constant(v, dtype=tf.float64) for v in (X, W, C))
+    sizes = {"small": int(small), "large": int(large)}
+    pairs: dict[str, dict[str, tuple[float, float]]] = {}
+    traces: dict[str, int] = {}
+    with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
+        tf.function(lambda: chain(tf.math, xf, wf, cf, 2))()  # warm-up: the first trace of a process costs extra
+    StaticChain(2).run()
+    for size, n in sizes.items():
+        def eager(n: int = n) -> Any:
+            return chain(tf.math, xf, wf, cf, n)
+
+        fn = tf.function(eager)
+        with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
+            t0 = time.perf_counter()
+            fn()
+            first = time.perf_counter() - t0
+        steady = measure(fn, repeat=repeat, budget=0.08).median
+        traces[f"tf.function, {size} graph"] = fn.experimental_get_tracing_count()
+        tick(f"{size}: eager")
+        e = measure(eager, repeat=repeat, budget=0.08).median
+        sc = StaticChain(n)
+        t0 = time.perf_counter()
+        sc.run()
+        static_first = time.perf_counter() - t0
+        static_run = measure(sc.run, repeat=repeat, budget=0.08).median
+        traces[f"our static engine compiles, {size} graph"] = sc.session.compile_count
+        d = measure(dynamic_chain(n), repeat=repeat, budget=0.08).median
+        pairs[size] = {"tf.function": (first, steady), "TF eager": (e, e),
+                       "our static engine": (static_first, static_run), "our dynamic engine": (d, d)}
+        tick(f"{size}: done")
+    return BreakEven(sizes, pairs, traces)
+
+
+def plot_break_even(be: BreakEven, max_runs: int = 100_000) -> Any:
+    """Total time after n runs (log-log), compiled vs eager, for the small and the large graph."""
+    import matplotlib.pyplot as plt
+
+    n = np.unique(np.logspace(0, np.log10(max_runs), 200).astype(int))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    styles = {"tf.function": ("#D55E00", "-"), "TF eager": ("#D55E00", ":"),
+              "our static engine": ("#0072B2", "-"), "our dynamic engine": ("#0072B2", ":")}
+    for ax, size in zip(axes, be.sizes):
+        for name, (first, later) in be.pairs[size].items():
+            colour, ls = styles[name]
+            ax.plot(n, first + (n - 1) * later, color=colour, linestyle=ls, label=name, linewidth=2)
+        for compiled, eager in PAIRS:
+            k = be.point(size, compiled, eager)
+            if k is not None and k <= max_runs:
+                first, later = be.pairs[size][compiled]
+                ax.plot([k], [first + (k - 1) * later], "o", color=styles[compiled][0], markersize=8)
+                ax.annotate(f"pays off after {k:,} runs", (k, first + (k - 1) * later), textcoords="offset points",
+                            xytext=(6, -14), fontsize=8, color=styles[compiled][0])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(f"{size} graph: a chain of {be.sizes[size]} ops", loc="left")
+        ax.set_xlabel("number of runs (log)")
+        ax.grid(True, which="major", alpha=0.3)
+    axes[0].set_ylabel("total time in seconds (log)")
+    axes[0].legend(loc="upper left", fontsize=8)
+    fig.text(0.01, 0.005, "solid: compile once, then run compiled; dotted: run eagerly every time.  "
+             + stamp_line(), fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    plt.close(fig)
+    return fig

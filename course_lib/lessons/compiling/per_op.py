@@ -1,0 +1,72 @@
+"""The cost of ONE op run at once: numpy, PyTorch eager, TensorFlow eager and our dynamic engine.
+
+Answer 1 says an op costs "as low as 1 µs" in PyTorch/numpy; :func:`plot_per_op` draws that line next to today's
+numbers. The frameworks are imported (quietly) only when :func:`per_op_costs` runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ... import dynamic as dy
+from ...adapters.loader import load_tensorflow, load_torch
+from ...measure import Measurement, measure
+from .chains import X
+from .progress import Progress, ticker
+from .tables import stamp_line
+
+__all__ = ["per_op_costs", "plot_per_op"]
+
+
+def per_op_costs(repeat: int = 5, progress: Progress | None = None) -> dict[str, Any]:
+    """The cost of ONE ``sin`` on a float64 scalar, run at once: numpy, PyTorch eager, TensorFlow eager, and our
+    dynamic engine; plus facts that hold on every machine (what each call leaves behind)."""
+    tf, torch = load_tensorflow(), load_torch()
+    tick = ticker(progress)
+    xn = np.float64(X)
+    xt = torch.tensor(X, dtype=torch.float64)
+    xg = torch.tensor(X, dtype=torch.float64, requires_grad=True)
+    xf = tf.constant(X, dtype=tf.float64)
+    xd = dy.Tensor(X, requires_grad=True)
+    out: dict[str, Any] = {}
+    for label, fn in (("numpy", lambda: np.sin(xn)), ("PyTorch eager", lambda: torch.sin(xt)),
+                      ("PyTorch eager, recording autograd", lambda: torch.sin(xg)),
+                      ("TensorFlow eager", lambda: tf.sin(xf)), ("our dynamic engine", lambda: dy.sin(xd))):
+        tick(label)
+        out[label] = measure(fn, repeat=repeat, budget=0.08)
+    from ...adapters.torch import count_autograd_nodes
+
+    out["facts"] = {
+        "tensorflow executes eagerly": bool(tf.executing_eagerly()),
+        "TF eager result already has its value": bool(np.isclose(tf.sin(xf).numpy(), np.sin(X))),
+        "torch result records no graph without requires_grad": torch.sin(xt).grad_fn is None,
+        "autograd nodes behind torch.sin(x) with requires_grad": count_autograd_nodes(torch.sin(xg)),
+        "nodes our dynamic engine records for sin(x)": len(dy.sin(xd).graph().nodes),
+    }
+    tick()
+    return out
+
+
+def plot_per_op(costs: dict[str, Any], extra: dict[str, float] | None = None) -> Any:
+    """A horizontal bar chart (log scale) of per-op costs, with the Q&A's "1 µs" as a line."""
+    import matplotlib.pyplot as plt
+
+    rows = [(k, v.median) for k, v in costs.items() if isinstance(v, Measurement)] + list((extra or {}).items())
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) + 1.6))
+    ax.barh([r[0] for r in rows], [r[1] * 1e6 for r in rows], color="#0072B2")
+    ax.axvline(1.0, color="#D55E00", linestyle="--")
+    ax.set_ylim(len(rows) - 0.5, -1.3)  # room above the first bar for the label of the 2017 line
+    ax.text(0.92, -0.85, "Answer 1 (2017): “as low as 1 µs” →", color="#A23B00", fontsize=9, va="center", ha="right")
+    ax.set_xscale("log")
+    ax.set_xlim(left=0.05)
+    ticks = [t for t in (0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000) if t <= 2 * max(r[1] * 1e6 for r in rows)]
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel("µs per op (log scale)")
+    ax.set_title("One op, run at once", loc="left")
+    fig.text(0.01, 0.005, stamp_line(), fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    plt.close(fig)
+    return fig

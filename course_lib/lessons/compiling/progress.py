@@ -1,0 +1,64 @@
+"""A progress bar for the slow measurements of notebooks 05 and 06 (a few seconds each on two cores).
+
+>>> with Progress(2, "demo") as bar:
+...     tick = ticker(bar)
+...     tick("next"); tick()
+>>> bar.done
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Self
+
+__all__ = ["Progress", "ticker"]
+
+
+class Progress:
+    """A progress bar for a measurement (an ipywidgets ``IntProgress``; silent where widgets are missing).
+
+    >>> with Progress(3, "demo") as bar:
+    ...     bar.tick(); bar.tick(); bar.tick()
+    >>> bar.done
+    3
+    """
+
+    def __init__(self, total: int, label: str = "measuring") -> None:
+        self.total = max(int(total), 1)
+        self.label = label
+        self.done = 0
+        self._bar: Any = None
+
+    def __enter__(self) -> Self:
+        try:
+            import ipywidgets as W
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:
+            return self
+        if get_ipython() is None:
+            return self
+        self._bar = W.IntProgress(value=0, min=0, max=self.total, description=self.label,
+                                  style={"description_width": "initial"}, layout=W.Layout(width="min(100%, 560px)"))
+        display(self._bar)
+        return self
+
+    def tick(self, what: str | None = None) -> None:
+        """One step done (``what``: what comes next, shown on the bar)."""
+        self.done += 1
+        if self._bar is not None:
+            self._bar.value = min(self.done, self.total)
+            if what:
+                self._bar.description = f"{self.label}: {what}"
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.value = self.total
+            self._bar.bar_style = "success" if exc[0] is None else "danger"
+            self._bar.description = f"{self.label}: done" if exc[0] is None else f"{self.label}: failed"
+
+
+def ticker(progress: Progress | None) -> Callable[[str], None]:
+    """``progress.tick``, or a function that does nothing when there is no bar (the experiments accept both)."""
+    return (lambda what="": progress.tick(what)) if progress is not None else (lambda what="": None)

@@ -1,0 +1,85 @@
+"""``tf.function`` on a small function: first call (trace + run), steady call, retrace, and the same ops eagerly.
+
+The counts (``experimental_get_tracing_count`` after each phase) are the same on every machine; the times are not.
+
+>>> from_samples([3.0, 1.0, 2.0]).median
+2.0
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...adapters.loader import load_tensorflow
+from ...adapters.quiet import captured
+from ...measure import Measurement, fmt_seconds, measure
+from .chains import X
+from .progress import Progress, ticker
+from .tables import Table
+
+__all__ = ["TFFunctionCosts", "from_samples", "tf_function_costs"]
+
+
+@dataclass
+class TFFunctionCosts:
+    """``tf.function`` on a small function: first call (trace + run), steady call, retrace, and eager."""
+
+    first_call_s: Measurement
+    steady_s: Measurement
+    retrace_s: Measurement
+    eager_s: Measurement
+    traces: dict[str, int]
+    graph_ops: int
+
+    def table(self) -> Table:
+        return Table(["tf.function(lambda x: tf.sin(x) * 2.0)", "time"], [
+            ("first call: trace the Python function into a graph, then run it", fmt_seconds(self.first_call_s.median)),
+            ("steady call: same input signature, graph reused", fmt_seconds(self.steady_s.median)),
+            ("call with a new shape: trace again (retrace)", fmt_seconds(self.retrace_s.median)),
+            ("the same two ops eagerly (no tf.function)", fmt_seconds(self.eager_s.median)),
+        ])
+
+
+def tf_function_costs(repeat: int = 5, progress: Progress | None = None) -> TFFunctionCosts:
+    """Trace counts after each phase (``experimental_get_tracing_count``) and the time of each phase."""
+    tf = load_tensorflow()
+    tick = ticker(progress)
+
+    def small(x: Any) -> Any:
+        return tf.sin(x) * tf.constant(2.0, tf.float64)
+
+    x = tf.constant(X, dtype=tf.float64)
+    firsts = []
+    with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
+        for _ in range(repeat):  # a first call can only happen once per function: time `repeat` fresh ones
+            f = tf.function(small)
+            t0 = time.perf_counter()
+            f(x)
+            firsts.append(time.perf_counter() - t0)
+        tick("steady calls")
+        traces = {"after the first call": f.experimental_get_tracing_count()}
+        steady = measure(lambda: f(x), repeat=repeat, budget=0.1)
+        traces["after many calls with the same signature"] = f.experimental_get_tracing_count()
+        tick("retraces")
+        retraces = []
+        for k in range(2, 2 + repeat):  # a vector of a length never seen before: a new graph each time
+            v = tf.constant(np.full(k, X), dtype=tf.float64)
+            t0 = time.perf_counter()
+            f(v)
+            retraces.append(time.perf_counter() - t0)
+        traces[f"after {repeat} calls with new shapes"] = f.experimental_get_tracing_count()
+    tick("eager")
+    eager = measure(lambda: small(x), repeat=repeat, budget=0.1)
+    graph_ops = len(f.get_concrete_function(x).graph.get_operations())
+    tick()
+    return TFFunctionCosts(from_samples(firsts), steady, from_samples(retraces), eager, traces, graph_ops)
+
+
+def from_samples(samples: list[float]) -> Measurement:
+    """A Measurement of single-call samples (first calls cannot be repeated in a loop)."""
+    q = np.percentile(samples, [25, 50, 75])
+    return Measurement(float(q[1]), float(q[0]), float(q[2]), len(samples), 1)

@@ -1,0 +1,196 @@
+"""The one base every widget of the course derives from: what each of them needs, written once.
+
+* **The ipywidgets guard.** ``import course_lib`` must work without ipywidgets (CI images, a plain Python); a widget
+  needs it. The import is tried once, here; creating a widget without it raises an ImportError that says
+  ``pip install 'ipywidgets>=8'``. Importing this module never raises.
+* **Sizes from the theme.** Every size of text in a widget comes from :class:`Sizes`, derived from the current
+  :func:`course_lib.render.get_theme`, so ``render.set_theme("presenter")`` before creating a widget enlarges all of
+  its words, not only the graph's labels. The classroom theme's graph labels are 14 pt and the words around them
+  15 px; every size scales with the theme's font size.
+* **The message box.** One inline box for problems, notes and confirmations; its first word says which (colour
+  is only a help, for a washed-out projector or a grey-scale print), its text is escaped, and ``role="status"``
+  lets a screen reader announce it.
+* **The callback guard.** JupyterLab swallows an exception raised in a widget callback: the student sees nothing
+  happen. :func:`guarded` catches it and shows it in the message box, and the widget keeps working.
+
+>>> "<b>Note:</b> x &lt; 1 &amp; y" in message_html("x < 1 & y", "note")
+True
+>>> Sizes.of(render.get_theme("presenter")).ui > Sizes.of(render.get_theme("classroom")).ui
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .. import render
+
+try:  # a course dependency, but importing course_lib must not need it: reported when a widget is created
+    import ipywidgets
+except ImportError as exc:  # pragma: no cover - exercised on machines without ipywidgets
+    ipywidgets = None  # type: ignore[assignment]
+    IMPORT_ERROR: Exception | None = exc
+else:
+    IMPORT_ERROR = None
+
+__all__ = ["MESSAGE_KINDS", "CourseWidget", "Sizes", "esc", "guarded", "ipywidgets", "message_html", "quietly",
+           "require_ipywidgets"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def require_ipywidgets(what: str = "the course widgets") -> Any:
+    """The ipywidgets module, or an ImportError that says how to install it."""
+    if ipywidgets is None:
+        raise ImportError(f"{what} need ipywidgets 8: pip install 'ipywidgets>=8' ({IMPORT_ERROR})")
+    return ipywidgets
+
+
+def esc(text: Any) -> str:
+    """Text made safe to put inside HTML (quotes too, so it can sit in an attribute).
+
+    >>> esc("<b>'a' & b</b>")
+    '&lt;b&gt;&#x27;a&#x27; &amp; b&lt;/b&gt;'
+    """
+    return html.escape(str(text), quote=True)
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Pixel sizes of a widget's words, all proportional to the theme's graph font size.
+
+    ``ui`` is running text and buttons; ``title`` a pane's title; ``heading`` a widget's headline and typed text;
+    ``small`` code listings and keys; ``tiny`` footnotes. With the classroom theme (14 pt labels) they are
+    15 / 16 / 17 / 14 / 13 px; the presenter theme (20 pt) makes them 21 / 23 / 24 / 20 / 19 px.
+
+    >>> Sizes.of(render.get_theme("classroom"))
+    Sizes(ui=15, title=16, heading=17, small=14, tiny=13)
+    """
+
+    ui: int
+    title: int
+    heading: int
+    small: int
+    tiny: int
+
+    BASE_FONT = 14.0  # the classroom theme's graph font size, for which the sizes below were chosen by eye
+
+    @classmethod
+    def of(cls, theme: render.Theme) -> Sizes:
+        scale = theme.fontsize / cls.BASE_FONT
+        return cls(*(round(px * scale) for px in (15, 16, 17, 14, 13)))
+
+    @property
+    def mono(self) -> int:
+        """Program text (listings, generated plans): a pixel smaller than the words around it."""
+        return self.small
+
+
+# kind -> (first word, text colour, background): Okabe–Ito vermillion / blue / bluish green, darkened for text
+MESSAGE_KINDS = {
+    "error": ("Problem", "#A23B00", "#FBE3D6"),
+    "note": ("Note", "#114B6E", "#E3F1FA"),
+    "ok": ("OK", "#00664A", "#DDF2EA"),
+}
+
+
+def message_html(text: str, kind: str = "error", theme: render.Theme | None = None, *,
+                 monospace: bool = False) -> str:
+    """An inline message box: "Problem:", "Note:" or "OK:" and the escaped text; line breaks are kept.
+
+    ``monospace=True`` for a message with a caret under a column of typed text (the caret must line up).
+
+    >>> "<b>Problem:</b> 1 &lt; 2" in message_html("1 < 2")
+    True
+    """
+    if kind not in MESSAGE_KINDS:
+        raise ValueError(f"message kind {kind!r}: use one of {', '.join(MESSAGE_KINDS)}")
+    word, colour, bg = MESSAGE_KINDS[kind]
+    size = Sizes.of(theme or render.get_theme()).ui
+    font = ";font-family:monospace" if monospace else ""
+    return (f'<div role="status" style="font-size:{size}px;color:{colour};background:{bg};'
+            f'border-left:5px solid {colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap{font}">'
+            f"<b>{word}:</b> {esc(text)}</div>")
+
+
+def guarded(method: F) -> F:
+    """Decorate a widget's callback: an exception is shown in the widget's message box instead of vanishing.
+
+    The callback returns None then; the widget stays usable (the next slider move runs the callback again).
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: CourseWidget, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - shown to the student instead of being swallowed by JupyterLab
+            self.show_error(f"{type(exc).__name__}: {exc}")
+            return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call with numpy's overflow / division warnings silenced: a widget shows inf and nan in the graph instead
+    of printing a RuntimeWarning under the cell."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # type: ignore[misc]
+    """A column of controls and pictures with a theme, its text sizes and an inline message box.
+
+    Subclasses call ``super().__init__(theme=theme)`` first (that is where a missing ipywidgets is reported), build
+    their children, put ``self.message`` among them, decorate their callbacks with :func:`guarded` and define a
+    one-line ``__repr__`` (nbval compares a widget's text repr).
+    """
+
+    monospace_messages = False  # True where messages put a caret under typed text (it must line up)
+
+    def __init__(self, *, theme: str | render.Theme | None = None, **kwargs: Any) -> None:
+        w = require_ipywidgets(type(self).__name__)
+        kwargs.setdefault("layout", w.Layout(width="100%"))
+        super().__init__(**kwargs)
+        self.theme: render.Theme = render.get_theme(theme)
+        self.sizes = Sizes.of(self.theme)
+        self.message = w.HTML("")
+
+    def show_message(self, text: str, kind: str = "error") -> None:
+        """Show ``text`` in the message box (an empty text clears it)."""
+        self.message.value = (message_html(text, kind, self.theme, monospace=self.monospace_messages)
+                              if text else "")
+
+    def show_error(self, text: str) -> None:
+        self.show_message(text, "error")
+
+    def show_note(self, text: str) -> None:
+        self.show_message(text, "note")
+
+    def clear_message(self) -> None:
+        self.message.value = ""
+
+    def html(self, body: str, size: str = "ui", style: str = "", **layout: Any) -> Any:
+        """An HTML child whose words are ``size`` (a :class:`Sizes` field) for this widget's theme.
+
+        ``body`` is HTML, not escaped (escape any text in it with :func:`esc`).
+        """
+        w = require_ipywidgets()
+        px = getattr(self.sizes, size)
+        div = f'<div style="font-size:{px}px{";" + style if style else ""}">{body}</div>'
+        return w.HTML(div, layout=w.Layout(**layout)) if layout else w.HTML(div)
+
+    def title(self, text: str) -> Any:
+        """A pane title in bold (text escaped)."""
+        return self.html(esc(text), "title", "font-weight:bold")
+
+    def button_style(self) -> dict[str, str]:
+        """The ``style=`` of a button whose label follows the theme."""
+        return {"font_size": f"{self.sizes.ui}px"}

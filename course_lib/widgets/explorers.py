@@ -1,0 +1,301 @@
+"""Explorers: change the input, see both graphs at once (no stepping).
+
+* :class:`ExpressionExplorer` -- type an expression (through :func:`course_lib.expr.parse`, never eval), move the
+  sliders: both graphs, the value and the gradients, from both engines, update live.
+* :class:`ControlFlowExplorer` -- a program with a data-dependent branch or loop: define-by-run's graph changes
+  shape with the input, define-then-run's stays the one graph that holds every path.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import render
+from .. import trace as tr
+from ..graph import short_value
+from .base import CourseWidget, Sizes, esc, guarded, message_html, quietly, require_ipywidgets
+from .side_by_side import share_width
+
+__all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "named_slider"]
+
+_ids = itertools.count(1)  # one DOM id prefix per explorer: SVG element ids must not collide on one page
+
+
+def named_slider(name: str, slider: Any, theme: render.Theme) -> Any:
+    """A slider with its variable's name in large type (a slider's own description cannot change size)."""
+    W = require_ipywidgets()
+    label = W.HTML(f'<b style="font-size:{Sizes.of(theme).heading}px;font-family:monospace">{esc(name)}</b>',
+                   layout=W.Layout(width="auto", min_width="48px", margin="0 8px 0 12px"))
+    slider.tooltip = f"value of {name}"
+    return W.HBox([label, slider], layout=W.Layout(align_items="center"))
+
+
+def value_slider(value: float, low: float, high: float) -> Any:
+    """The explorers' slider for one input: a wide float slider, updating while it moves."""
+    W = require_ipywidgets()
+    return W.FloatSlider(value=value, min=low, max=high, step=0.1, description="", continuous_update=True,
+                         readout_format=".2f", layout=W.Layout(width="min(100%, 520px)", height="36px"),
+                         style={"description_width": "80px"})
+
+
+def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str) -> tuple[str, float | None]:
+    """A finished trace drawn at a stable position, and its natural width (pt). Room is reserved for any scalar
+    value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves."""
+    state = trace.final_state()
+    lay = render.Layout(trace.graph, theme=theme, prefix=prefix, reserve=[state], room=room)
+    return lay.svg(state), (lay.width if lay.ok else None)
+
+
+def finite_note(values: dict[str, Any]) -> str:
+    """A note naming the values that are inf or nan (empty when all are finite)."""
+    bad = [k for k, v in values.items() if v is not None and not np.all(np.isfinite(np.asarray(v, dtype=float)))]
+    if not bad:
+        return ""
+    return (f"{', '.join(bad)} {'is not a finite number' if len(bad) == 1 else 'are not finite numbers'} (inf = "
+            "too large / division by zero, nan = undefined, e.g. log of a negative number or 0/0). Both engines "
+            "agree: that is floating-point arithmetic, not a bug.")
+
+
+class _TwoGraphs(CourseWidget):
+    """Shared by the explorers: a define-then-run pane and a define-by-run pane, sized to their graphs."""
+
+    def _init_panes(self, left_title: str, right_title: str) -> None:
+        W = require_ipywidgets()
+        self._uid = next(_ids)
+        self.static_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
+        self.dynamic_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
+        half = {"width": "50%", "min_width": "0", "margin": "0 6px"}
+        self.left = W.VBox([self.title(left_title), self.static_view], layout=W.Layout(**half))
+        self.right = W.VBox([self.title(right_title), self.dynamic_view], layout=W.Layout(**half))
+        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        self.graphs = W.HBox([self.left, self.right], layout=W.Layout(width="100%"))
+
+    def _draw_both(self, program: Any, values: dict[str, float], backward: bool, tag: str,
+                   rooms: tuple[str, str]) -> dict[str, tr.Trace | Exception]:
+        """Record and draw the program both ways; a style that fails shows its error in its own pane."""
+        outcome: dict[str, tr.Trace | Exception] = {}
+        widths: list[float | None] = []
+        for style, view, side, room in (("define-then-run", self.static_view, "s", rooms[0]),
+                                        ("define-by-run", self.dynamic_view, "d", rooms[1])):
+            width = None
+            try:
+                rec = quietly(tr.record, program, style, values, backward=backward)
+                view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}", room)
+                outcome[style] = rec
+            except Exception as exc:  # noqa: BLE001 - e.g. @ on numbers, or the define-then-run `if` lesson
+                view.value = message_html(f"{type(exc).__name__}: {exc}", "error", self.theme)
+                outcome[style] = exc
+            widths.append(width)
+        share_width([(self.left, widths[0]), (self.right, widths[1])])
+        return outcome
+
+
+class ExpressionExplorer(_TwoGraphs):
+    """Type an expression, move the sliders: both graphs, their values and gradients update live.
+
+    Typed text goes through :func:`course_lib.expr.parse` (never eval); an error is shown inline with a caret
+    under the problem, the last good graphs stay, and the widget keeps working.
+
+    >>> e = ExpressionExplorer("sin(x*w + 1)")
+    >>> e
+    ExpressionExplorer('sin(x*w + 1)', variables x, w)
+    >>> e.set_text("sin(x"); "Problem" in e.message.value
+    True
+    """
+
+    def __init__(self, text: str = "sin(x*w + 1)", values: dict[str, float] | None = None, *,
+                 theme: str | render.Theme | None = None, low: float = -5.0, high: float = 5.0) -> None:
+        super().__init__(theme=theme)
+        W = require_ipywidgets()
+        self.low, self.high = (float(low), float(high)) if low < high else (-5.0, 5.0)
+        self._start_values = dict(values or {})
+        self.expression: Any = None
+        self.sliders: dict[str, Any] = {}
+        self.text = W.Text(value="", description="f =", continuous_update=False, placeholder="e.g. sin(x*w + 1)",
+                           layout=W.Layout(width="min(100%, 640px)", height="40px"),
+                           style={"description_width": "40px", "font_size": f"{self.sizes.heading}px"})
+        help_ = self.html("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp log "
+                          "sin cos tanh relu sigmoid sum mean.")
+        self.slider_box = W.VBox([])
+        self.results = W.HTML("")
+        self._init_panes("Define-then-run: the graph, then Session.run (gradients are graph nodes)",
+                         "Define-by-run: recorded while running (gradients from backward)")
+        self.children = [help_, self.text, self.message, self.slider_box, self.results, self.graphs, self.legend]
+        self.text.observe(self._on_text, "value")
+        self.set_text(text)
+
+    def __repr__(self) -> str:
+        if self.expression is None:
+            return "ExpressionExplorer(no valid expression yet)"
+        return f"ExpressionExplorer({self.expression.text!r}, variables {', '.join(self.expression.variables) or '-'})"
+
+    def set_text(self, text: Any) -> None:
+        """Type ``text`` into the box (the same path as a student typing, then Enter)."""
+        if not isinstance(text, str):
+            self.show_error(f"an expression is text, like 'sin(x*w + 1)'; got a {type(text).__name__}")
+            return
+        if self.text.value == text:
+            self._on_text({"new": text})
+        else:
+            self.text.value = text  # fires _on_text
+
+    @guarded
+    def _on_text(self, change: dict[str, Any]) -> None:
+        from .. import expr
+
+        text = change["new"]
+        try:
+            e = expr.parse(text)
+        except expr.ExpressionError as err:
+            shown = err.pointer(text) if len(text) <= 120 else text[:120] + "…"
+            kept = f"\n(The graphs below are still those of {self.expression.text!r}.)" if self.expression else ""
+            hint = f"\nHint: {err.hint}" if err.hint else ""
+            self.show_error(f"{err.message}" + (f" (column {err.position + 1})" if err.position is not None else "")
+                            + f"\n{shown}{hint}{kept}")
+            return
+        self.expression = e
+        self._make_sliders(e.variables)
+        self.clear_message()
+        self._update()
+
+    def _make_sliders(self, names: list[str]) -> None:
+        old, self.sliders = self.sliders, {}
+        for name in names:
+            s = old.get(name)
+            if s is None:
+                start = self._start_values.get(name, 1.0)
+                try:
+                    start = float(np.clip(float(start), self.low, self.high))
+                except (TypeError, ValueError):
+                    start = 1.0
+                s = value_slider(start, self.low, self.high)
+                s.observe(self._on_slider, "value")
+            self.sliders[name] = s
+        self.slider_box.children = [named_slider(k, v, self.theme) for k, v in self.sliders.items()]
+
+    @guarded
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        self._update()
+
+    def values(self) -> dict[str, float]:
+        """The current slider values."""
+        return {k: float(s.value) for k, s in self.sliders.items()}
+
+    def _update(self) -> None:
+        values = self.values()
+        # gradients are nodes with values in define-then-run (room for a value), and a second label line on each
+        # node in define-by-run (room for value and gradient)
+        outcome = self._draw_both(self.expression, values, True, "ee", ("value", "value+grad"))
+        self.results.value = self._results_html(outcome, values)
+
+    def _results_html(self, outcome: dict[str, Any], values: dict[str, float]) -> str:
+        """A small table: f and ∂f/∂variable from each engine (they should agree)."""
+        per_style: dict[str, dict[str, Any]] = {}
+        for style, rec in outcome.items():
+            got: dict[str, Any] = {}
+            if isinstance(rec, tr.Trace):
+                got["f"] = rec.output_value()
+                got.update({f"∂f/∂{k}": g for k, g in rec.gradients().items() if k in values})
+            per_style[style] = got
+        rows: list[tuple[str, str, str]] = []
+        shown: dict[str, Any] = {}
+        for k in dict.fromkeys(k for got in per_style.values() for k in got):
+            a = per_style.get("define-then-run", {}).get(k)
+            b = per_style.get("define-by-run", {}).get(k)
+            rows.append((k, "—" if a is None else short_value(a), "—" if b is None else short_value(b)))
+            shown[k] = a if a is not None else b
+        inputs = ", ".join(f"{k} = {v:g}" for k, v in values.items()) or "no variables"
+        body = "".join(f"<tr><td style='padding:2px 12px'>{esc(k)}</td><td style='padding:2px 12px'>{esc(a)}</td>"
+                       f"<td style='padding:2px 12px'>{esc(b)}</td></tr>" for k, a, b in rows)
+        note = finite_note(shown)
+        return (f'<div style="font-size:{self.sizes.ui}px"><div>At {esc(inputs)}:</div>'
+                '<table style="border-collapse:collapse">'
+                "<tr><th></th><th style='padding:2px 12px'>define-then-run</th>"
+                f"<th style='padding:2px 12px'>define-by-run</th></tr>{body}</table></div>"
+                + (message_html(note, "note", self.theme) if note else ""))
+
+
+class ControlFlowExplorer(_TwoGraphs):
+    """A program with a data-dependent branch or loop: move the input and watch both graphs.
+
+    Define-by-run records only what ran, so its graph changes shape with the input. Define-then-run must hold
+    every path in one graph built before any value exists (``cond``): its graph stays the same, and only the
+    branch taken gets values. A plain Python ``if`` on a placeholder fails in define-then-run: that error is shown
+    as it is, because it is the lesson.
+
+    >>> from course_lib import programs
+    >>> ControlFlowExplorer(programs.branch_with_cond)
+    ControlFlowExplorer(branch_with_cond, x = 1)
+    """
+
+    def __init__(self, program: Callable[..., Any] | None = None, *, theme: str | render.Theme | None = None,
+                 low: float = -3.0, high: float = 3.0, value: float = 1.0, backward: bool = False) -> None:
+        super().__init__(theme=theme)
+        W = require_ipywidgets()
+        if program is None:
+            from ..programs import branch_with_cond as program
+        self.program, self.backward = program, backward
+        self.name = getattr(program, "__name__", type(program).__name__)
+        self.sliders: dict[str, Any] = {}
+        self.summary = W.HTML("")
+        self._init_panes("Define-then-run: one graph for every input (cond keeps both paths)",
+                         "Define-by-run: the graph of what actually ran")
+        if not callable(program):
+            self.children = [self.message]
+            self.show_error(f"ControlFlowExplorer needs a program (a function of ops and inputs); got a "
+                            f"{type(program).__name__}.")
+            return
+        try:
+            names = tr.input_names(program)
+        except (TypeError, ValueError) as exc:
+            names = []
+            self.show_error(f"cannot read the program's inputs: {exc}")
+        lo, hi = (float(low), float(high)) if low < high else (-3.0, 3.0)
+        for name in names:
+            self.sliders[name] = value_slider(float(np.clip(value, lo, hi)), lo, hi)
+            self.sliders[name].observe(self._on_slider, "value")
+        head = self.html(f"<b>{esc(self.name)}</b>: move the input and compare the two graphs", "heading")
+        self.children = [head, W.VBox([named_slider(k, v, self.theme) for k, v in self.sliders.items()]),
+                         self.message, self.summary, self.graphs, self.legend]
+        self._update()
+
+    def __repr__(self) -> str:
+        vals = ", ".join(f"{k} = {s.value:g}" for k, s in self.sliders.items()) or "no inputs"
+        return f"ControlFlowExplorer({self.name}, {vals})"
+
+    @guarded
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        self._update()
+
+    def set_input(self, **values: float) -> None:
+        """Move sliders from code (values outside the range are clipped to it, as a slider would)."""
+        for k, v in values.items():
+            if k not in self.sliders:
+                self.show_error(f"{self.name} has no input {k!r}; its inputs are {', '.join(self.sliders) or 'none'}")
+                continue
+            s = self.sliders[k]
+            try:
+                s.value = float(np.clip(float(v), s.min, s.max)) if np.isfinite(float(v)) else s.value
+            except (TypeError, ValueError):
+                self.show_error(f"{k} must be a number, got {v!r}")
+
+    def _update(self) -> None:
+        values = {k: float(s.value) for k, s in self.sliders.items()}
+        room = "value+grad" if self.backward else "value"
+        outcome = self._draw_both(self.program, values, self.backward, "cf", (room, room))
+        sizes = {style: len(rec.graph) for style, rec in outcome.items() if isinstance(rec, tr.Trace)}
+        at = ", ".join(f"{k} = {v:g}" for k, v in values.items())
+        parts = []
+        if "define-by-run" in sizes:
+            parts.append(f"define-by-run recorded <b>{sizes['define-by-run']}</b> nodes for {esc(at)} (only what ran)")
+        if "define-then-run" in sizes:
+            parts.append(f"define-then-run has <b>{sizes['define-then-run']}</b> nodes for every input (all paths; "
+                         "dashed nodes were not run this time)")
+        else:
+            parts.append("define-then-run could not build this program: a Python if/while needs a value, and a "
+                         "placeholder has none while the graph is being built")
+        self.summary.value = f'<div style="font-size:{self.sizes.ui}px">' + "; ".join(parts) + ".</div>"

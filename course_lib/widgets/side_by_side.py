@@ -1,0 +1,133 @@
+"""One program stepped both ways, side by side, on one shared clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import render
+from .. import trace as tr
+from .base import CourseWidget, esc, guarded, message_html, quietly, require_ipywidgets
+from .stepper import MAX_BYTES, Controls, Pane
+
+__all__ = ["SHORT_TITLES", "SideBySide", "share_width"]
+
+SHORT_TITLES = {  # side by side, where half a line is all there is
+    "define-then-run": "Define-then-run (TensorFlow 1): build, then run",
+    "define-by-run": "Define-by-run (PyTorch): run as you build",
+}
+
+
+def share_width(panes: list[tuple[Any, float | None]]) -> None:
+    """Side-by-side panes get widths in proportion to their graphs' natural widths.
+
+    Each SVG scales down to its pane (max-width: 100%), so proportional panes give both graphs the same scale:
+    with equal halves a wide define-then-run graph (both branches, gradient nodes) was drawn at half the size of
+    its define-by-run neighbour, which made the two look unrelated.
+    """
+    for box, width in panes:
+        grow = max(1, round(width)) if width else 300
+        box.layout.flex = f"{grow} 1 0%"
+        box.layout.width = "auto"
+        box.layout.min_width = "0"
+        box.layout.margin = "0 6px"
+        box.layout.overflow = "hidden"  # long source lines scroll inside their box instead of widening the pane
+
+
+class SideBySide(CourseWidget):
+    """One program stepped both ways, side by side, on one shared clock (one event per tick on each side).
+
+    The define-by-run side has computed its result while the define-then-run side is still building a graph
+    without values; the shorter trace then keeps showing its last step.
+
+    >>> from course_lib import programs
+    >>> SideBySide(programs.affine_sin, {"x": 3.0, "w": 2.0})
+    SideBySide(affine_sin: define-then-run 22 steps, define-by-run 11 steps)
+    """
+
+    def __init__(self, program: Callable[..., Any], inputs: dict[str, float] | None = None, *,
+                 theme: str | render.Theme | None = None, interval: int = 900, backward: bool = True,
+                 max_bytes: int = MAX_BYTES) -> None:
+        super().__init__(theme=theme)
+        W = require_ipywidgets()
+        self.program = program
+        self.traces: dict[str, tr.Trace] = {}
+        self.panes: dict[str, Pane] = {}
+        self._n = 0
+        self.name = getattr(program, "__name__", None) or getattr(program, "text", "program")
+        if not callable(program):
+            self.children = [self.message]
+            self.show_error(f"SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); "
+                            f"got a {type(program).__name__}.")
+            return
+        problems = self._record(program, inputs, backward)
+        self._n = max((len(x) for x in self.traces.values()), default=0)
+        self.controls = Controls(self._n, self.theme, interval)
+        self.controls.prev.on_click(lambda _b: self._move(-1))
+        self.controls.next.on_click(lambda _b: self._move(+1))
+        panes = self._panes(problems, max_bytes)
+        if problems:
+            self.show_error("\n".join(problems))
+        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        head = self.html(f"<b>{esc(self.name)}</b>: the same program, stepped both ways on one clock", "heading")
+        self.children = [head, self.controls.box, self.message,
+                         W.HBox(panes, layout=W.Layout(width="100%")), self.legend]
+
+    def _record(self, program: Callable[..., Any], inputs: dict[str, float] | None, backward: bool) -> list[str]:
+        """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""
+        problems = []
+        if inputs is None:
+            try:
+                inputs = {name: 1.0 for name in tr.input_names(program)}
+            except (TypeError, ValueError) as exc:
+                inputs = {}
+                problems.append(f"cannot read the program's inputs: {exc}")
+        for style in tr.STYLES:
+            try:
+                self.traces[style] = quietly(tr.record, program, style, dict(inputs), backward=backward)
+            except Exception as exc:  # noqa: BLE001 - shown in the widget: the failure is part of the lesson
+                problems.append(f"{style}: {type(exc).__name__}: {exc}")
+        return problems
+
+    def _panes(self, problems: list[str], max_bytes: int) -> list[Any]:
+        """A stepping pane per recorded trace, the problem in its place for a style that could not run."""
+        W = require_ipywidgets()
+        boxes = []
+        budget = max_bytes // max(1, len(self.traces))
+        for style in tr.STYLES:
+            if style in self.traces:
+                pane = Pane(self.traces[style], steps=self._n, theme=self.theme, max_bytes=budget,
+                            label=SHORT_TITLES[style])
+                pane.link(self.controls.slider)
+                self.panes[style] = pane
+                boxes.append(pane.box)
+            else:
+                why = next((p for p in problems if p.startswith(style)), style)
+                boxes.append(W.VBox([W.HTML(f'<div style="font-size:{self.sizes.title}px;font-weight:bold">'
+                                            f"{esc(SHORT_TITLES[style])}</div>"
+                                            + message_html(why, "error", self.theme))],
+                                    layout=W.Layout(width="100%")))
+        share_width(list(zip(boxes, [self.panes[s].width if s in self.panes else None for s in tr.STYLES])))
+        return boxes
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{k} {len(v)} steps" for k, v in self.traces.items()) or "no traces"
+        return f"SideBySide({self.name}: {parts})"
+
+    @property
+    def step(self) -> int:
+        return self.controls.slider.value if hasattr(self, "controls") else 0
+
+    @guarded
+    def go(self, step: int) -> None:
+        """Show a step on both sides (brought back into range, with a note, if outside 0..longest trace)."""
+        if not hasattr(self, "controls"):
+            return
+        k = int(step)
+        if not 0 <= k <= self._n:
+            self.show_note(f"There are steps 0 to {self._n}; showing step {min(max(k, 0), self._n)}.")
+        self.controls.slider.value = min(max(k, 0), self._n)
+
+    @guarded
+    def _move(self, delta: int) -> None:
+        self.controls.slider.value = min(max(self.controls.slider.value + delta, 0), self._n)

@@ -1,0 +1,210 @@
+"""Stepping through a trace: the frames of each step, the play / previous / next / slider controls, the Stepper.
+
+Stepping runs in the browser: every step is pre-rendered (one layout, then a restyle per step, see
+:mod:`course_lib.render`) into a ``Stack`` of HTML frames, and ``Play`` -> step slider -> ``Stack.selected_index``
+are joined with ``jslink``, so play and the slider work without a kernel, in an exported HTML page too. Only very
+large traces (over ``max_bytes`` of frames) fall back to stepping through the kernel.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from .. import render
+from ..trace import Trace
+from .base import CourseWidget, Sizes, esc, guarded, require_ipywidgets
+
+__all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Controls", "Pane", "Stepper", "frame_html", "source_html"]
+
+MAX_BYTES = 1_200_000  # frames of one widget kept in the page; above it, stepping goes through the kernel
+STYLE_TITLES = {
+    "define-then-run": "Define-then-run (TensorFlow 1 style): build the whole graph, then run it",
+    "define-by-run": "Define-by-run (PyTorch style): each line runs now and records its node",
+}
+PHASES = {  # phase -> (badge words, explanation, background); words first, so the badge reads without colour
+    "start": ("START", "nothing has happened yet", "#FFFFFF"),
+    "build": ("BUILD", "the graph is being defined: no values yet", "#E4E4E4"),
+    "run": ("RUN", "values flow through the graph", "#F7D58E"),
+    "backward": ("BACKWARD", "gradients flow back from the output", "#F5CDB3"),
+}
+_ids = itertools.count(1)  # one DOM id prefix per pane: SVG element ids must not collide on one page
+
+
+def source_html(source: list[str], line: int | None, theme: render.Theme) -> str:
+    """The program with the line being executed marked ``▶`` and highlighted (the mark reads without colour)."""
+    if not source:
+        return ""
+    rows = []
+    for k, text in enumerate(source, start=1):
+        on = k == line
+        style = "background:#F7D58E;font-weight:bold;" if on else ""
+        rows.append(f'<div style="{style}padding:0 6px">{"▶" if on else "&nbsp;"} {k:>2} {esc(text) or "&nbsp;"}</div>')
+    # width:0 + min-width:100%: the listing fills its pane but never widens it (long lines scroll inside)
+    return (f'<div style="font-family:monospace;font-size:{Sizes.of(theme).mono}px;line-height:1.35;white-space:pre;'
+            f"overflow-x:auto;width:0;min-width:100%;box-sizing:border-box;border:1px solid #CCC;border-radius:4px;"
+            f'margin:4px 0;padding:2px 0">{"".join(rows)}</div>')
+
+
+def frame_html(tr: Trace, frames: render.Frames, step: int, theme: render.Theme, min_height: int) -> str:
+    """One step as HTML: phase badge, step counter, the event in words, the source line, the graph."""
+    word, why, bg = PHASES.get(tr.phase_at(step), (tr.phase_at(step).upper(), "", "#FFFFFF"))
+    event = tr.event_at(step)
+    said = event.text if event else "press ▶ Play, or move the step slider (arrow keys work too)"
+    size = Sizes.of(theme).ui
+    head = (f'<div style="display:flex;flex-wrap:wrap;gap:8px;align-items:center;font-size:{size}px;min-height:2.6em">'
+            f'<span style="background:{bg};border:2px solid #333;border-radius:4px;padding:1px 8px;font-weight:bold">'
+            f"{word}</span><span>{esc(why)}</span>"
+            f'<span style="margin-left:auto"><b>step {step} of {len(tr)}</b></span></div>'
+            f'<div style="font-size:{size}px;margin:2px 0 4px 0;min-height:2.8em"><b>{esc(said)}</b></div>')
+    src = source_html(list(tr.source), event.line if event else None, theme) if tr.has_lines else ""
+    return f'<div style="min-height:{min_height}px">{head}{src}{frames.svg(step)}</div>'
+
+
+class Pane:
+    """The frames of one trace, switched by a step slider: in the browser (a Stack) or through the kernel.
+
+    ``steps``: the length of the shared clock (a shorter trace keeps showing its last frame).
+    """
+
+    def __init__(self, tr: Trace, *, steps: int, theme: render.Theme, max_bytes: int, label: str = "") -> None:
+        W = require_ipywidgets()
+        self.trace, self.theme = tr, theme
+        self.frames = render.Frames(tr, theme=theme, prefix=f"cw{next(_ids)}")
+        height = self.frames.layout.height if self.frames.layout.ok else 200
+        src_lines = len(tr.source) if tr.has_lines else 0
+        self.min_height = int(min(900, height * 4 / 3 + 110 + src_lines * 22))
+        self.title = W.HTML(f'<div style="font-size:{Sizes.of(theme).title}px;font-weight:bold">{esc(label)}</div>'
+                            if label else "")
+        # pre-render while the total stays small; an estimate from the last frame (the biggest) decides
+        last = frame_html(tr, self.frames, len(tr), theme, self.min_height)
+        self.in_browser = len(last) * (steps + 1) <= max_bytes
+        self._cache: dict[int, str] = {len(tr): last}
+        layout = W.Layout(min_height=f"{self.min_height}px", width="100%")
+        if self.in_browser:
+            views = [W.HTML(self.html(k), layout=layout) for k in range(len(tr) + 1)]
+            # a shorter trace keeps showing its last frame while the other side goes on: same widget reused
+            views += [views[-1]] * (steps - len(tr))
+            self.view: Any = W.Stack(views, selected_index=0, layout=W.Layout(width="100%"))
+        else:
+            self.view = W.HTML(self.html(0), layout=layout)
+        self.box = W.VBox([self.title, self.view], layout=W.Layout(width="100%", min_width="0"))
+        self.width = self.frames.layout.width if self.frames.layout.ok else None  # natural width, pt
+        self.links: list[Any] = []  # the browser-side links (kept so they live as long as the pane)
+
+    def html(self, step: int) -> str:
+        """The HTML of one step (brought into 0..len)."""
+        step = min(max(step, 0), len(self.trace))
+        out = self._cache.get(step)
+        if out is None:
+            out = frame_html(self.trace, self.frames, step, self.theme, self.min_height)
+            if self.in_browser:
+                self._cache[step] = out
+        return out
+
+    def link(self, slider: Any) -> None:
+        """Follow a step slider: in the browser (jslink) when the frames are in the page, else in the kernel."""
+        W = require_ipywidgets()
+        if self.in_browser:
+            self.links.append(W.jslink((slider, "value"), (self.view, "selected_index")))
+        else:
+            slider.observe(lambda ch: setattr(self.view, "value", self.html(ch["new"])), "value")
+
+
+class Controls:
+    """Play/pause, previous/next, a step slider and the pause between steps, all labelled in words."""
+
+    def __init__(self, steps: int, theme: render.Theme, interval: int = 900) -> None:
+        W = require_ipywidgets()
+        big = W.Layout(height="40px", width="auto", min_width="120px")
+        bstyle = {"font_size": f"{Sizes.of(theme).ui}px"}
+        self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
+                           description="Play", tooltip="Play / pause the steps", layout=W.Layout(height="40px"))
+        self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description="Step",
+                                  continuous_update=True, readout=True, layout=W.Layout(width="340px", height="40px"),
+                                  style={"description_width": "50px"})
+        self.prev = W.Button(description="◀ Previous", tooltip="one step back", layout=big, style=bstyle)
+        self.next = W.Button(description="Next ▶", tooltip="one step forward", layout=big, style=bstyle)
+        self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description="ms per step",
+                                 layout=W.Layout(width="300px", height="40px"), style={"description_width": "90px"})
+        self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
+                      W.jslink((self.speed, "value"), (self.play, "interval"))]
+        if steps <= 0:
+            for w in (self.play, self.slider, self.prev, self.next):
+                w.disabled = True
+        self.box = W.HBox([self.play, self.prev, self.next, self.slider, self.speed],
+                          layout=W.Layout(flex_flow="row wrap", align_items="center"))
+
+
+class Stepper(CourseWidget):
+    """Step through one trace: play/pause, previous/next, a step slider, the phase, the event in words, the line.
+
+    >>> from course_lib import trace, programs
+    >>> s = Stepper(trace.record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0}))
+    >>> s
+    Stepper(define-by-run, 11 steps)
+    >>> s.go(3); s.step
+    3
+    """
+
+    def __init__(self, trace: Any, *, theme: str | render.Theme | None = None, interval: int = 900,
+                 max_bytes: int = MAX_BYTES, title: str | None = None) -> None:
+        super().__init__(theme=theme)
+        W = require_ipywidgets()
+        self.trace = trace
+        self._n = 0
+        if not isinstance(trace, Trace):
+            self.children = [self.message]
+            self.show_error(f"Stepper needs a trace: trace.record(program, style, inputs); got a "
+                            f"{type(trace).__name__}.")
+            return
+        self._n = len(trace)
+        self.controls = Controls(self._n, self.theme, interval)
+        self.pane = Pane(trace, steps=self._n, theme=self.theme, max_bytes=max_bytes,
+                         label=title if title is not None else STYLE_TITLES.get(trace.style, trace.style))
+        self.pane.link(self.controls.slider)
+        self.controls.prev.on_click(lambda _b: self._move(-1))
+        self.controls.next.on_click(lambda _b: self._move(+1))
+        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        if self._n == 0:
+            self.show_note("This trace has no events: the program defined and ran nothing, so there is nothing "
+                           "to step through.")
+        elif not self.pane.in_browser:
+            self.show_note("This trace is large, so stepping goes through the running kernel (it will not "
+                           "animate in an exported page).")
+        self.children = [self.pane.title, self.controls.box, self.message, self.pane.view, self.legend]
+
+    def __repr__(self) -> str:
+        style = getattr(self.trace, "style", "no trace")
+        return f"Stepper({style}, {self._n} steps)"
+
+    @property
+    def step(self) -> int:
+        """The step shown (0 = before the first event)."""
+        return self.controls.slider.value if hasattr(self, "controls") else 0
+
+    @guarded
+    def go(self, step: int) -> None:
+        """Show a step; a step outside 0..len is brought back into range, with a note that says so."""
+        if not hasattr(self, "controls"):
+            return
+        try:
+            k = int(step)
+        except (TypeError, ValueError, OverflowError):
+            self.show_error(f"step must be a whole number, got {step!r}")
+            return
+        if not 0 <= k <= self._n:
+            self.show_note(f"There are steps 0 to {self._n}; step {k} does not exist, so this shows step "
+                           f"{min(max(k, 0), self._n)}.")
+            k = min(max(k, 0), self._n)
+        else:
+            self.clear_message()
+        self.controls.slider.value = k
+
+    @guarded
+    def _move(self, delta: int) -> None:
+        self.go(min(max(self.controls.slider.value + delta, 0), self._n))
+
+    def frame_html(self, step: int) -> str:
+        """The HTML of one step (what the stack shows), for tests and for saving a step as a picture."""
+        return self.pane.html(step)
