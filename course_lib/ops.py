@@ -265,9 +265,6 @@ for _op in (
     #                                                                  d(xᵖ) = p xᵖ⁻¹ dx   (p a plain number)
     Op("pow", 1, _pow, lambda o, g, x, y, *, p: (g * (p * x ** (p - 1.0)),),
        lambda a, *, p: math.pow(a, p), source="{0} ** {p}", role="operator", attrs=("p",), partial=True),
-    Op("matmul", 2, np.matmul,
-       lambda o, g, a, b, y: (o.matmul_grad(g, a, b, wrt=0), o.matmul_grad(g, a, b, wrt=1)),
-       shape=_matmul_shape, source="{0} @ {1}", check_shapes=True, tf="linalg.matmul", torch="matmul"),
     # functions                                                        d(eˣ) = eˣ dx
     Op("exp", 1, np.exp, lambda o, g, x, y: (g * y,), math.exp, tf="exp", torch="exp"),
     Op("log", 1, np.log, lambda o, g, x, y: (g / x,), math.log, partial=True, domain=(0.2, 3.0),
@@ -285,6 +282,10 @@ for _op in (
        tf="reduce_sum", torch="sum"),
     Op("mean", 1, _f64(np.mean), lambda o, g, x, y: (o.expand_like(g, x, divide=True),), float, _scalar,
        tf="reduce_mean", torch="mean"),
+    # matmul: a function (ops.matmul) and an operator (@); d(a@b) = da b + a db
+    Op("matmul", 2, np.matmul,
+       lambda o, g, a, b, y: (o.matmul_grad(g, a, b, wrt=0), o.matmul_grad(g, a, b, wrt=1)),
+       shape=_matmul_shape, source="{0} @ {1}", check_shapes=True, tf="linalg.matmul", torch="matmul"),
     # comparisons: 0/1 values, no gradient (usable in a Python `if` in define-by-run)
     Op("greater", 2, _f64(np.greater), None, lambda a, b: float(a > b), role="comparison"),
     Op("less", 2, _f64(np.less), None, lambda a, b: float(a < b), role="comparison"),

@@ -3,7 +3,6 @@
 The chain cycles ``sin``, ``·w``, ``+c``, ``tanh``: nothing to fold, nothing shared, so a compiled plan cannot
 skip work and ``n`` is the number of ops that really run. ``X, W, C`` are the inputs of every chain.
 
->>> import numpy as np
 >>> sc = StaticChain(8)
 >>> round(sc.run(), 6) == round(float(chain(np, X, W, C, 8)), 6) == round(float(dynamic_chain(8)().data), 6)
 True
@@ -13,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np  # noqa: F401 - chain's docstring, which notebook 05 prints, runs its example with numpy
 
 from ... import dynamic as dy
 from ... import static as st
@@ -28,15 +29,27 @@ def chain(ops: Any, x: Any, w: Any, c: Any, n: int) -> Any:
 
     Works with any ``ops`` that has ``sin`` and ``tanh``: numpy, ``torch``, ``tf.math``, our two engines.
 
-    >>> import numpy as np
     >>> float(chain(np, 0.3, 1.1, 0.2, 2)) == float(np.sin(0.3) * 1.1)
     True
     """
-    return chain_from(ops, x, w, c, 0, int(n))
+    y = x
+    for k in range(int(n)):
+        r = k % 4
+        if r == 0:
+            y = ops.sin(y)
+        elif r == 1:
+            y = y * w
+        elif r == 2:
+            y = y + c
+        else:
+            y = ops.tanh(y)
+    return y
 
 
 def chain_from(ops: Any, y: Any, w: Any, c: Any, start: int, n: int) -> Any:
-    """Ops ``start`` .. ``start + n - 1`` of the cycle applied to ``y`` (to continue a chain, or grow it by one)."""
+    """Ops ``start`` .. ``start + n - 1`` of the cycle applied to ``y`` (to continue a chain, or grow it by one).
+
+    :func:`chain` is written out as a loop a student reads in notebook 05; this is the same cycle, resumable."""
     for k in range(start, start + n):
         r = k % 4
         y = ops.sin(y) if r == 0 else y * w if r == 1 else y + c if r == 2 else ops.tanh(y)
