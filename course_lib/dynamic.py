@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -30,6 +31,7 @@ from . import graph as ir
 from . import ops as _ops
 
 _OPS, _NUMPY = _ops.OPS, _ops.NUMPY  # the table (ops registered later appear in it too)
+_F64 = np.dtype(np.float64)
 
 __all__ = ["Parameter", "ShapeError", "Tensor", "apply", "cond", "constant", "function", "is_grad_enabled", "no_grad",
            "observe"]
@@ -144,14 +146,19 @@ class Tensor:
               backward: Callable[[np.ndarray], Sequence[np.ndarray | None]] | None) -> Tensor:
         """The output of an op: a new tensor that remembers its parents and local derivative (if recording)."""
         out = Tensor.__new__(Tensor)
-        out.data = value if isinstance(value, np.ndarray) and value.dtype == np.float64 else \
+        out.data = value if value.__class__ is np.ndarray and value.dtype is _F64 else \
             np.asarray(value, dtype=np.float64)
         out.grad = None
         out.name = None
         out.kind = "op"
         out.line = None
         out._id = next(_counter)
-        record = _grad_enabled and any(p.requires_grad for p in parents) and backward is not None
+        record = False
+        if _grad_enabled and backward is not None:
+            for p in parents:  # a loop, not any(<generator>): this runs for every op
+                if p.requires_grad:
+                    record = True
+                    break
         out.requires_grad = record
         out._parents = parents if record else ()
         out._op = op if record else "leaf"
@@ -349,8 +356,17 @@ def apply(name: str, *args: Any, **attrs: Any) -> Tensor:
     op = _OPS.get(name)
     if op is None:
         raise ValueError(f"unknown op {name!r}; the ops are {', '.join(_OPS)}")
-    inputs = tuple([a if a.__class__ is Tensor else _lift(a) for a in args])  # a list: faster than a generator
-    values = [t.data for t in inputs]
+    # The hot path of every define-by-run op: one and two inputs unrolled (comprehensions cost a frame each).
+    if len(args) == 2:
+        a, b = args
+        inputs = (a if a.__class__ is Tensor else _lift(a), b if b.__class__ is Tensor else _lift(b))
+        values: tuple[np.ndarray, ...] = (inputs[0].data, inputs[1].data)
+    elif len(args) == 1:
+        inputs = (args[0] if args[0].__class__ is Tensor else _lift(args[0]),)
+        values = (inputs[0].data,)
+    else:
+        inputs = tuple(_lift(a) for a in args)
+        values = tuple(t.data for t in inputs)
     if op.check_shapes:  # numpy would accept shapes the course refuses (matmul of 3-d arrays)
         op.infer_shape([v.shape for v in values], attrs)
     forward = op.forward
@@ -379,10 +395,8 @@ def _lift(x: Any) -> Tensor:
 
 def function(name: str) -> Callable[..., Tensor]:
     """The function ``dy.<name>`` of op ``name`` of the table: runs now and records its local derivative."""
-    def f(*args: Any, **attrs: Any) -> Tensor:
-        return apply(name, *args, **attrs)
-
-    f.__name__ = name
+    f = functools.partial(apply, name)  # no Python frame of its own: this is every op's hot path
+    f.__name__ = name  # type: ignore[attr-defined]
     f.__doc__ = f"{name}: runs now and records its local derivative (see course_lib.ops.OPS[{name!r}])."
     return f
 
