@@ -361,3 +361,56 @@ def test_a_plan_is_built_whole_and_never_changed_afterwards():
     assert [step.node.op for step in plan.steps] == ["mul", "sin"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.scalar = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("op", "expected"), [
+    (lambda a, b: a > b, [0.0, 0.0, 1.0]), (lambda a, b: a < b, [1.0, 0.0, 0.0]),
+    (lambda a, b: a >= b, [0.0, 1.0, 1.0]), (lambda a, b: a <= b, [1.0, 1.0, 0.0]),
+])
+def test_comparisons_give_zeros_and_ones_and_no_gradient_in_both_engines(op, expected):
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([2.0, 2.0, 2.0])
+    t = op(dy.Tensor(a, requires_grad=True), b)
+    assert t.data.tolist() == expected and not t.requires_grad  # a constant: nothing to differentiate
+    g = st.Graph()
+    with g.as_default():
+        x = st.placeholder("a", shape=(3,))
+        y = op(x, b)
+        assert st.gradients(st.sum(y * x), [x])[0] is not None
+    assert st.Session(g).run(y, {x: a}).tolist() == expected
+
+
+def test_matmul_with_a_plain_array_on_the_left_and_its_gradient():
+    w = dy.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), requires_grad=True)
+    y = np.array([1.0, -1.0]) @ w
+    y.sum().backward()
+    assert y.data.tolist() == [-2.0, -2.0]
+    assert w.grad.tolist() == [[1.0, 1.0], [-1.0, -1.0]]  # d(sum(v @ W))/dW = outer(v, 1)
+
+
+def test_gradients_take_explicit_output_gradients_and_refuse_no_outputs():
+    g = st.Graph()
+    with g.as_default():
+        x = st.placeholder("x", shape=(2,))
+        y = x * x
+        (dx,) = st.gradients(y, [x], grad_ys=st.constant([1.0, 10.0]))
+        with pytest.raises(ValueError, match="at least one output"):
+            st.gradients([], [x])
+    assert st.Session(g).run(dx, {x: [3.0, 4.0]}).tolist() == [6.0, 80.0]
+
+
+def test_a_graph_with_an_unknown_op_is_refused_when_compiled_and_differentiated():
+    g = st.Graph()
+    with g.as_default():
+        x = st.placeholder("x")
+        node = g.add("softsign", [x.node], attrs={"shape": ()})
+    with pytest.raises(ValueError, match="unknown op 'softsign' in node 'softsign'"):
+        st.Session(g).run(st.Tensor(node, g), {x: 1.0})
+    with g.as_default(), pytest.raises(NotImplementedError, match="not in course_lib.ops.OPS"):
+        st.gradients(st.Tensor(node, g), [x])
+
+
+def test_a_tensor_exponent_is_refused_with_the_way_to_write_it():
+    with pytest.raises(TypeError, match=r"exp\(x \* log\(c\)\)"):
+        _ = 2.0 ** dy.Tensor(2.0)
+    with st.Graph().as_default(), pytest.raises(TypeError, match=r"exp\(x \* log\(c\)\)"):
+        _ = 2.0 ** st.placeholder("x")
