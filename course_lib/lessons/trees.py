@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from ..expr import ExpressionError
+
 __all__ = ["MAX_DEPTH", "MAX_WORD", "MAX_WORDS", "Tree", "TreeError", "parse", "random_tree"]
 
 MAX_DEPTH = 30
@@ -43,19 +45,9 @@ MAX_WORDS = 64
 MAX_WORD = 40
 
 
-class TreeError(ValueError):
-    """Text that is not a parse tree: ``message``, ``position`` (0-based column, or None) and a ``hint``."""
-
-    def __init__(self, message: str, position: int | None = None, hint: str = "") -> None:
-        self.message, self.position, self.hint = message, position, hint
-        where = f" at column {position + 1}" if position is not None else ""
-        super().__init__(f"{message}{where}" + (f". {hint}" if hint else ""))
-
-    def pointer(self, text: str) -> str:
-        """The text with a caret under the problem (for showing the error inline in a widget)."""
-        if self.position is None:
-            return text
-        return f"{text}\n{' ' * self.position}^"
+class TreeError(ExpressionError):
+    """Text that is not a parse tree: refused the way a typed expression is, with ``message``, ``position``
+    (0-based column, or None), a ``hint`` and :meth:`pointer` (the text with a caret under the problem)."""
 
 
 @dataclass(frozen=True, eq=False)
