@@ -310,9 +310,4 @@ def _record_static(program: Callable[..., Any], names: list[str], inputs: dict[s
         verb = {"input": "feed", "variable": "read variable", "constant": "constant"}.get(node.kind, "run")
         events.append(Event("run", phase, node.id, f"{verb} {_describe(node, value)}", value, lines.get(node.id)))
     grad_nodes = {x.node.id: d.node.id for x, d in zip(xs.values(), grads) if d is not None}
-    for x in xs.values():
-        if x.node.id in grad_nodes:
-            # transitional: the renderer still reads this mark off the graph to title the node "∂/∂x = ..."; once
-            # it takes Trace.grad_nodes this goes, and the trace's field is the one source
-            x.node.attrs["grad_node"] = grad_nodes[x.node.id]
     return Trace("define-then-run", g, events, source, grad_nodes)

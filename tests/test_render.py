@@ -256,7 +256,7 @@ def test_layout_happens_once_per_structure(monkeypatch):
         calls.append(dot)
         raise RuntimeError("layout again!")
 
-    monkeypatch.setattr(render, "ENGINES", (("boom", boom),))
+    monkeypatch.setattr(render.engines, "ENGINES", (("boom", boom),))
     lay = render.Layout(g, reserve=[None])
     assert lay.ok and calls == []
     values = {n.id: float(n.id) for n in g.nodes}

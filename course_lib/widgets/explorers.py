@@ -46,7 +46,8 @@ def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str) -> 
     """A finished trace drawn at a stable position, and its natural width (pt). Room is reserved for any scalar
     value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves."""
     state = trace.final_state()
-    lay = render.Layout(trace.graph, theme=theme, prefix=prefix, reserve=[state], room=room)
+    lay = render.Layout(trace.graph, theme=theme, prefix=prefix, reserve=[state], room=room,
+                        grad_nodes=trace.grad_nodes)
     return lay.svg(state), (lay.width if lay.ok else None)
 
 

@@ -1,0 +1,122 @@
+"""What a notebook gets: :func:`draw` (a ``graphviz.Digraph``), :func:`to_dot`, :func:`to_svg`, :class:`Frames`
+(every step of a trace, for the steppers) and :class:`Figure` (``cl.show``: an HTML figure scaled to the page)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..graph import Graph
+from . import dot
+from .layout import Layout
+from .plan import DEFAULT_MAX_NODES, item_states
+from .theme import Theme
+
+__all__ = ["Figure", "Frames", "draw", "node_boxes", "to_dot", "to_svg"]
+
+
+def draw(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, theme: str | Theme | None = None,
+         legend: bool = True, max_nodes: int = DEFAULT_MAX_NODES, collapse: Any = None, prefix: str | None = None,
+         grads: Mapping[int, Any] | None = None, rankdir: str = "TB",
+         grad_nodes: Mapping[int, int] | None = None) -> Any:
+    """Draw a graph in the course's visual language; returns a ``graphviz.Digraph`` that displays itself.
+
+    ``state``: None (a node with a known value is *done*, else *defined, not run*), one status for every node
+    (``"defined"``), or a mapping node id -> NodeState (from a trace) or status. ``values`` / ``grads``: mappings
+    node id -> value shown in the label. ``collapse``: None (automatic past ``max_nodes``), False, a size (scopes
+    with more boxes become one box), or scope names. ``legend``: add the legend under the graph. ``grad_nodes``:
+    input node id -> its gradient node (a trace's ``grad_nodes``), titled ``∂/∂x = …``.
+
+    >>> from course_lib.graph import Graph
+    >>> g = Graph(); x = g.add("placeholder", name="x", kind="input"); _ = g.add("exp", [x])
+    >>> d = draw(g)
+    >>> d.source.startswith("digraph g")
+    True
+    """
+    from .digraph import CourseDigraph  # imports graphviz: only when something is drawn
+
+    lay = Layout(graph, theme=theme, max_nodes=max_nodes, collapse=collapse, prefix=prefix,
+                 reserve=[state], rankdir=rankdir, grad_nodes=grad_nodes)
+    states = item_states(lay.plan, state, values, grads)
+    labels = {k: lines for k, (_s, lines) in states.items()}
+    d = CourseDigraph(name=lay.prefix, body=dot.body(lay.plan, lay.theme, lay.prefix, labels, states, lay.rankdir))
+    d._course_layout = lay
+    d._course_args = (state, values, grads, legend)
+    d._course_source = d.source
+    return d
+
+
+def to_dot(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, **options: Any) -> str:
+    """The DOT text :func:`draw` would display (deterministic: the same graph gives the same text)."""
+    return draw(graph, state, values, **options).source
+
+
+def to_svg(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, theme: str | Theme | None = None,
+           legend: bool = True, max_nodes: int = DEFAULT_MAX_NODES, collapse: Any = None, prefix: str | None = None,
+           grads: Mapping[int, Any] | None = None, rankdir: str = "TB",
+           grad_nodes: Mapping[int, int] | None = None) -> str:
+    """The SVG text of :func:`draw` (or, with no layout engine, HTML with the DOT text and an install hint)."""
+    lay = Layout(graph, theme=theme, max_nodes=max_nodes, collapse=collapse, prefix=prefix,
+                 reserve=[state], rankdir=rankdir, grad_nodes=grad_nodes)
+    return lay.svg(state, values, grads, legend=legend)
+
+
+@dataclass
+class Frames:
+    """Every step of a trace drawn at the positions of one layout: ``frames.svg(k)`` after the first k events.
+
+    >>> # frames = Frames(trace); frames.svg(0); frames.svg(len(frames) - 1)
+    """
+
+    trace: Any
+    theme: str | Theme | None = None
+    max_nodes: int = DEFAULT_MAX_NODES
+    collapse: Any = None
+    prefix: str | None = None
+    states: list[Any] = field(init=False)
+    layout: Layout = field(init=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.trace)
+        self.states = [self.trace.state(k) for k in range(n + 1)]
+        self.layout = Layout(self.trace.graph, theme=self.theme, max_nodes=self.max_nodes, collapse=self.collapse,
+                             prefix=self.prefix, reserve=self.states,
+                             grad_nodes=getattr(self.trace, "grad_nodes", None))
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def svg(self, step: int) -> str:
+        step = min(max(int(step), 0), len(self.states) - 1)
+        return self.layout.svg(self.states[step], svg_id=f"{self.layout.prefix}-s{step}")
+
+
+def node_boxes(svg: str) -> dict[str, str]:
+    """data-id -> the outline element of each drawn box (positions), to check that a step moved nothing."""
+    out = {}
+    for m in re.finditer(r'<g class="node [a-z]+" data-id="([^"]+)"><title>.*?</title>(<[a-z]+ [^>]*?)(?: fill=)', svg):
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+class Figure:
+    """A drawing as inline HTML (``.svg``, ``.graph``), so a wide graph shrinks to the width of the page.
+
+    ``cl.draw`` returns a ``graphviz.Digraph`` whose ``image/svg+xml`` output JupyterLab shows at its natural size;
+    this hands the same SVG to the notebook as HTML, where the SVG's own ``max-width:100%`` applies. Its text repr
+    is one short line (nbval compares it). Made by :func:`course_lib.show`.
+    """
+
+    def __init__(self, graph: Graph, **options: Any) -> None:
+        self.graph = graph
+        options.setdefault("legend", False)
+        self.svg = to_svg(graph, **options)
+
+    def _repr_html_(self) -> str:
+        return f'<div class="course-figure" style="max-width:100%">{self.svg}</div>'
+
+    def __repr__(self) -> str:
+        n = len(self.graph.nodes)
+        return f"<figure {self.graph.name!r}: {n} node{'s' * (n != 1)}>"

@@ -1,0 +1,174 @@
+"""The look: themes, and the one table of styles that both the DOT writer and the SVG writer read.
+
+A theme holds fonts, line widths and the Okabe–Ito colours. The style tables say, for each state of a box or an
+edge, *which* of the theme's values it uses: both writers read them (:func:`node_style`, :func:`edge_style`), so
+the DOT text of ``cl.draw`` and the SVG the course draws cannot drift apart. Every state is also readable without
+colour: defined boxes are dashed, running ones bold with a ``▶`` mark, done ones filled with a ``✓``; gradient
+boxes are italic with dotted edges.
+
+>>> node_style("running", False, get_theme("classroom")).penwidth
+3.2
+>>> edge_style("defined", False, get_theme("classroom")).dash
+'5,3'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "EDGE_STYLES",
+    "MARKS",
+    "NODE_STYLES",
+    "SHAPES",
+    "THEMES",
+    "EdgeStyle",
+    "NodeStyle",
+    "Theme",
+    "edge_style",
+    "get_theme",
+    "node_style",
+    "set_theme",
+]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Fonts, line widths and the Okabe–Ito colours of one look. Change the default with :func:`set_theme`."""
+
+    name: str = "classroom"
+    fontname: str = "Helvetica"  # Graphviz measures text with it (Liberation Sans / Arial have the same metrics)
+    font_family: str = "Helvetica,Arial,'Liberation Sans',sans-serif"
+    fontsize: float = 14.0
+    penwidth: float = 1.3
+    running_penwidth: float = 3.2
+    arrowsize: float = 0.8
+    text: str = "#111111"
+    stroke: str = "#333333"
+    defined_stroke: str = "#555555"
+    defined_text: str = "#333333"
+    dash: str = "5,3"
+    running_fill: str = "#F7D58E"  # Okabe–Ito orange #E69F00, tinted so black text stays readable
+    done_fill: str = "#C6E5F8"  # Okabe–Ito sky blue #56B4E9, tinted
+    gradient: str = "#D55E00"  # Okabe–Ito vermillion
+    gradient_fill: str = "#F5CDB3"
+    edge: str = "#444444"
+    edge_defined: str = "#9A9A9A"
+    edge_running: str = "#B87700"  # a darker orange: thin lines need more contrast than fills
+    cluster_fill: str = "#F5F5F5"
+    cluster_stroke: str = "#B0B0B0"
+    cluster_text: str = "#444444"
+    background: str = "#FFFFFF"
+    nodesep: float = 0.25
+    ranksep: float = 0.35
+
+
+THEMES: dict[str, Theme] = {
+    "classroom": Theme(),
+    # projector: bigger text, thicker lines, black strokes, saturated fills (black text on them keeps > 7:1)
+    "presenter": Theme(
+        name="presenter", fontsize=20.0, penwidth=2.6, running_penwidth=5.5, arrowsize=1.2, text="#000000",
+        stroke="#000000", defined_stroke="#222222", defined_text="#000000", dash="9,5", running_fill="#E69F00",
+        done_fill="#56B4E9", gradient="#D55E00", gradient_fill="#F0A878", edge="#000000", edge_defined="#555555",
+        edge_running="#A86A00", cluster_fill="#EEEEEE", cluster_stroke="#555555", cluster_text="#000000",
+        nodesep=0.3, ranksep=0.45,
+    ),
+}
+_theme: Theme = THEMES["classroom"]
+
+
+def set_theme(theme: str | Theme = "classroom") -> Theme:
+    """Switch every later drawing to a theme: ``set_theme("presenter")`` for a projector, ``"classroom"`` back.
+
+    >>> set_theme("presenter").fontsize > set_theme("classroom").fontsize
+    True
+    """
+    global _theme
+    _theme = get_theme(theme)
+    return _theme
+
+
+def get_theme(theme: str | Theme | None = None) -> Theme:
+    """The theme named (or given), or the current default."""
+    if theme is None:
+        return _theme
+    if isinstance(theme, Theme):
+        return theme
+    try:
+        return THEMES[str(theme)]
+    except KeyError:
+        raise ValueError(f"unknown theme {theme!r}; choose one of {', '.join(THEMES)}") from None
+
+
+# ---------------------------------------------------------------------------------------------------- the table
+#: Box shapes by kind (DESIGN.md): input = parallelogram, constant = box, variable = cylinder, op = ellipse,
+#: a collapsed scope = 3-D box; an output gets a double border.
+SHAPES = {"input": "parallelogram", "constant": "box", "variable": "cylinder", "op": "ellipse", "group": "box3d"}
+#: The mark in front of a box's title, so a state reads without colour.
+MARKS = {"running": "▶ ", "done": "✓ "}
+
+#: status -> (plain box, gradient box); each a row of Theme attribute names:
+#: (fill, stroke, penwidth, dash or None, text colour, bold)
+NODE_STYLES: dict[str, tuple[tuple[str, str, str, str | None, str, bool], ...]] = {
+    "running": (("running_fill", "stroke", "running_penwidth", None, "text", True),
+                ("running_fill", "gradient", "running_penwidth", None, "text", True)),
+    "done": (("done_fill", "stroke", "penwidth", None, "text", False),
+             ("gradient_fill", "gradient", "penwidth", None, "text", False)),
+    "defined": (("background", "defined_stroke", "penwidth", "dash", "defined_text", False),
+                ("background", "gradient", "penwidth", "dash", "defined_text", False)),
+}
+#: status of the edge's head -> (colour, dash, penwidth, width factor); gradient edges use the "gradient" row.
+#: The dash is a Theme attribute name or a literal dash pattern; "1.5,3" is a dotted line.
+EDGE_STYLES: dict[str, tuple[str, str | None, str, float]] = {
+    "running": ("edge_running", None, "running_penwidth", 0.7),
+    "done": ("edge", None, "penwidth", 1.0),
+    "defined": ("edge_defined", "dash", "penwidth", 1.0),
+    "gradient": ("gradient", "1.5,3", "penwidth", 1.0),
+}
+
+
+@dataclass(frozen=True)
+class NodeStyle:
+    """How a box is drawn in one state: resolved from :data:`NODE_STYLES` and a theme."""
+
+    fill: str
+    stroke: str
+    penwidth: float
+    dash: str | None  # None: a solid outline
+    text: str
+    bold: bool
+    italic: bool  # gradient boxes
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class EdgeStyle:
+    """How an edge is drawn: resolved from :data:`EDGE_STYLES` and a theme (``dash`` None: solid)."""
+
+    color: str
+    dash: str | None
+    penwidth: float
+    dotted: bool
+    hidden: bool = False
+
+
+_HIDDEN_NODE = NodeStyle("none", "none", 0.0, None, "none", False, False, hidden=True)
+_HIDDEN_EDGE = EdgeStyle("none", None, 0.0, False, hidden=True)
+
+
+def node_style(status: str, gradient: bool, t: Theme) -> NodeStyle:
+    """The style of a box in ``status`` ("hidden", "defined", "running" or "done")."""
+    if status == "hidden":
+        return _HIDDEN_NODE
+    fill, stroke, width, dash, text, bold = NODE_STYLES.get(status, NODE_STYLES["defined"])[int(gradient)]
+    return NodeStyle(getattr(t, fill), getattr(t, stroke), getattr(t, width), dash and getattr(t, dash), getattr(t, text),
+                     bold, gradient)
+
+
+def edge_style(head: str, gradient: bool, t: Theme, tail: str = "done") -> EdgeStyle:
+    """The style of an edge whose head (the box it points to) is in state ``head``; hidden if either end is."""
+    if "hidden" in (head, tail):
+        return _HIDDEN_EDGE
+    color, dash, width, factor = EDGE_STYLES["gradient" if gradient else head if head in EDGE_STYLES else "defined"]
+    pattern = getattr(t, dash, dash) if dash else None
+    return EdgeStyle(getattr(t, color), pattern, getattr(t, width) * factor, gradient)

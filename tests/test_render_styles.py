@@ -1,0 +1,79 @@
+"""The renderer's one table of styles, its stable CourseDigraph, and gradient titles from a trace's grad_nodes."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from course_lib import programs, render, trace
+from course_lib.graph import Graph
+from course_lib.render import theme as look
+
+
+def _graph() -> Graph:
+    g = Graph("styles")
+    x = g.add("placeholder", name="x", kind="input")
+    y = g.add("sin", [x])
+    g.add("mul", [y, x], gradient=True)
+    return g
+
+
+@pytest.mark.parametrize("status", ["defined", "running", "done"])
+@pytest.mark.parametrize("gradient", [False, True])
+def test_dot_and_svg_take_a_box_style_from_the_one_table(monkeypatch, status, gradient):
+    g = _graph()
+    key = "n2" if gradient else "n1"
+    row = list(look.NODE_STYLES[status][int(gradient)])
+    row[1] = "cluster_fill"  # the stroke now reads another theme colour: both writers must follow
+    rows = list(look.NODE_STYLES[status])
+    rows[int(gradient)] = tuple(row)
+    marked = render.get_theme().cluster_fill
+    assert marked not in (render.get_theme().stroke, render.get_theme().gradient, render.get_theme().defined_stroke)
+    before_dot, before_svg = render.to_dot(g, status), render.to_svg(g, status, legend=False)
+    monkeypatch.setitem(look.NODE_STYLES, status, tuple(rows))
+    dot_line = re.search(rf"^\s*{key} \[.*$", render.to_dot(g, status), re.MULTILINE).group(0)
+    svg_box = re.search(rf'<g class="node {status}" data-id="{key}">.*?</g>', render.to_svg(g, status, legend=False))
+    assert f'color="{marked}"' in dot_line and f'color="{marked}"' not in before_dot
+    assert f'stroke="{marked}"' in svg_box.group(0) and f'stroke="{marked}"' not in before_svg
+
+
+@pytest.mark.parametrize("head", ["defined", "running", "done"])
+def test_dot_and_svg_take_an_edge_style_from_the_one_table(monkeypatch, head):
+    g = _graph()
+    state = {0: "done", 1: head, 2: "hidden"}
+    _colour, dash, width, factor = look.EDGE_STYLES[head]
+    monkeypatch.setitem(look.EDGE_STYLES, head, ("cluster_fill", dash, width, factor))
+    marked = render.get_theme().cluster_fill
+    assert re.search(rf'n0 -> n1 \[[^]]*color="{marked}"', render.to_dot(g, state))
+    assert re.search(rf'<path d="M[^"]*" fill="none" stroke="{marked}"', render.to_svg(g, state, legend=False))
+
+
+def test_course_digraph_is_one_class_before_and_after_the_first_drawing():
+    code = (
+        "import course_lib as cl\n"
+        "from course_lib import render, dynamic as dy\n"
+        "import sys\n"
+        "assert 'graphviz' not in sys.modules  # importing the renderer does not import graphviz\n"
+        "before = render.CourseDigraph\n"
+        "d = cl.draw(dy.sin(dy.Tensor(1.0, requires_grad=True)))\n"
+        "assert render.CourseDigraph is before and isinstance(d, before), (before, type(d))\n"
+        "import graphviz; assert issubclass(before, graphviz.Digraph)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_gradient_node_of_an_input_is_titled_from_the_trace_not_from_the_graph():
+    tr = trace.record(programs.affine_sin, "define-then-run", {"x": 3.0, "w": 2.0})
+    assert tr.grad_nodes and not any("grad_node" in n.attrs for n in tr.graph.nodes)
+    titled = render.to_dot(tr.graph, grad_nodes=tr.grad_nodes)
+    for x_id, g_id in tr.grad_nodes.items():
+        name = tr.graph.nodes[x_id].name
+        assert re.search(rf'n{g_id} \[[^]]*label="∂/∂{name} = ', titled)
+    assert "∂/∂" not in render.to_dot(tr.graph)  # without the mapping, no node claims to be a derivative
+    frames = render.Frames(tr)
+    assert all(f"∂/∂{tr.graph.nodes[x].name} = " in frames.svg(len(frames) - 1) for x in tr.grad_nodes)
