@@ -31,13 +31,16 @@ class Progress:
         self._bar: Any = None
 
     def __enter__(self) -> Self:
+        # the course's one import of ipywidgets (widgets.base), made here so importing the lesson stays light;
+        # None where ipywidgets is missing: then no bar, and no error
+        from ...widgets.base import ipywidgets as W
+
         try:
-            import ipywidgets as W
             from IPython import get_ipython
             from IPython.display import display
         except ImportError:
             return self
-        if get_ipython() is None:
+        if W is None or get_ipython() is None:
             return self
         self._bar = W.IntProgress(value=0, min=0, max=self.total, description=self.label,
                                   style={"description_width": "initial"}, layout=W.Layout(width="min(100%, 560px)"))
