@@ -414,3 +414,15 @@ def test_a_tensor_exponent_is_refused_with_the_way_to_write_it():
         _ = 2.0 ** dy.Tensor(2.0)
     with st.Graph().as_default(), pytest.raises(TypeError, match=r"exp\(x \* log\(c\)\)"):
         _ = 2.0 ** st.placeholder("x")
+
+
+def test_the_derivative_of_a_division_does_not_underflow_where_its_value_does_not():
+    # d(a/b)/db = -(a/b)/b: written with the output, b*b (1e-400) is never formed
+    a, b = dy.Tensor(0.0, requires_grad=True), dy.Tensor(1e-200, requires_grad=True)
+    (a / b).backward()
+    assert float(b.grad) == 0.0 and float(a.grad) == pytest.approx(1e200)
+    g = st.Graph()
+    with g.as_default():
+        pa, pb = st.placeholder("a"), st.placeholder("b")
+        _, db = st.gradients(pa / pb, [pa, pb])
+    assert float(st.Session(g).run(db, {pa: 0.0, pb: 1e-200})) == 0.0
