@@ -88,7 +88,8 @@ class Tensor:
                  kind: str | None = None) -> None:
         if isinstance(data, Tensor):
             data = data.data
-        self.data: np.ndarray = np.array(data, dtype=np.float64)
+        array = _ops.as_array(data, "a Tensor")
+        self.data: np.ndarray = array.copy() if array is data else array  # never a view of the caller's array
         self.grad: np.ndarray | None = None
         self.requires_grad = bool(requires_grad)
         self.name = name
@@ -249,7 +250,11 @@ class Tensor:
                 raise RuntimeError(f"backward() without a gradient needs a single number, but the output has shape "
                                    f"{self.shape}; call .sum() or .mean() first, or pass grad= of that shape")
             grad = np.ones_like(self.data)
-        grads: dict[int, np.ndarray] = {self._id: np.asarray(grad, dtype=np.float64)}
+        grad = _ops.as_array(grad, "backward(grad=...)")
+        if grad.shape != self.shape:  # broadcasting it would give a wrong gradient without a word
+            raise RuntimeError(f"backward(grad=...): the gradient has shape {grad.shape} but the output has shape "
+                               f"{self.shape}; pass one number per output value (PyTorch says 'Mismatch in shape')")
+        grads: dict[int, np.ndarray] = {self._id: grad}
         with np.errstate(all="ignore"):  # a derivative may be inf or nan where the function is (1/x at 0)
             self._backpropagate(grads, on_grad)
 
@@ -390,6 +395,11 @@ def _lift(x: Any) -> Tensor:
         return x
     if isinstance(x, (int, float, np.ndarray, np.number, list, tuple)):
         return Tensor(x, kind="constant")
+    if type(x).__module__.startswith("course_lib.static"):
+        raise TypeError(f"cannot mix the two styles: {x!r} is a define-then-run symbol (course_lib.static), which "
+                        "has no value until a Session runs its graph, and this is a define-by-run (course_lib."
+                        "dynamic) operation. Run a program entirely with one of them: program(st, ...) or "
+                        "program(dy, ...)")
     raise TypeError(f"cannot use a {type(x).__name__} in a tensor operation; use a number, an array or a Tensor")
 
 

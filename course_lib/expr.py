@@ -102,7 +102,8 @@ class Expression:
                     stack.append((np.float64(base) if isinstance(base, float) else base) ** arg)
             else:
                 b, a = stack.pop(), stack.pop()
-                stack.append(_apply(arg, a, b))
+                stack.append(_numbers(arg, a, b) if isinstance(a, float) and isinstance(b, float) else
+                             _apply(arg, a, b))
         return stack[0]
 
     def __call__(self, ops: Any, **values: Any) -> Any:
@@ -112,6 +113,14 @@ class Expression:
     def source(self) -> list[str]:
         """The expression as the source of a one-line program (what a stepper highlights)."""
         return [f"def program({', '.join(['ops'] + self.variables)}):", f"    return {self.text.strip()}"]
+
+
+def _numbers(op: str, a: float, b: float) -> np.float64:
+    """An operation on two plain numbers gives what numpy gives (1/0 = inf, 0/0 = nan), never a Python error."""
+    if op == "matmul":
+        raise ExpressionError("@ needs vectors or matrices, not numbers", hint="use * to multiply numbers")
+    with np.errstate(all="ignore"):
+        return _apply(op, np.float64(a), np.float64(b))
 
 
 def _apply(op: str, a: Any, b: Any) -> Any:
@@ -236,7 +245,7 @@ def _postfix(root: ast.AST, lead: int) -> tuple[list[tuple[str, Any]], list[str]
             else:
                 code.append(("call", node.func.id))  # type: ignore[attr-defined]
         elif isinstance(node, ast.Constant):
-            code.append(("num", float(node.value)))
+            code.append(("num", _float(node.value)))
         elif isinstance(node, ast.Name):
             if node.id in functions():
                 raise ExpressionError(f"{node.id!r} is a function; call it as {node.id}(...)", _col(node, lead))
@@ -252,6 +261,14 @@ def _postfix(root: ast.AST, lead: int) -> tuple[list[tuple[str, Any]], list[str]
                 variables.append(node.id)
             code.append(("var", node.id))
     return code, variables
+
+
+def _float(value: float) -> float:
+    """A literal as a float; one too large for a float (400 digits) is inf, as numpy reads such a number."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def _constant_exponent(node: ast.AST, lead: int) -> float:

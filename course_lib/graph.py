@@ -281,12 +281,26 @@ class Graph:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Graph:
+        """The graph :meth:`to_dict` wrote; a dict that is not one raises :class:`GraphError` saying what is wrong."""
+        if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
+            raise GraphError("Graph.from_dict needs what Graph.to_dict() returns: a dict with a list of 'nodes' "
+                             f"(each with 'op', 'name' and 'inputs'); got {type(data).__name__} without one")
         g = cls(data.get("name", "graph"))
-        for d in data["nodes"]:
-            ins = [g.nodes[i] for i in d["inputs"]]
-            g.add(d["op"], ins, name=d["name"], kind=d.get("kind", "op"), attrs=_tuples(d.get("attrs") or {}),
+        for k, d in enumerate(data["nodes"]):
+            try:
+                ins = [g.nodes[i] for i in d["inputs"]]
+                op, name = d["op"], d["name"]
+            except (KeyError, TypeError, IndexError):
+                earlier = f"by index, 0..{k - 1}" if k else "(none: it is the first node)"
+                raise GraphError(f"node {k} of the data is not a node written by to_dict() (it needs 'op', 'name' "
+                                 f"and 'inputs' naming earlier nodes {earlier}); got {d!r:.80}") from None
+            g.add(op, ins, name=name, kind=d.get("kind", "op"), attrs=_tuples(d.get("attrs") or {}),
                   value=d.get("value"), scope=d.get("scope", ""), gradient=d.get("gradient", False))
-        g.outputs = [g.nodes[i] for i in data.get("outputs", [])]
+        try:
+            g.outputs = [g.nodes[i] for i in data.get("outputs", [])]
+        except (IndexError, TypeError):
+            raise GraphError(f"outputs {data.get('outputs')!r:.60} must be indexes of nodes, 0..{len(g.nodes) - 1}") \
+                from None
         return g
 
     def summary(self) -> str:

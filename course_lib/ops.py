@@ -42,6 +42,7 @@ __all__ = [
     "OPS",
     "Op",
     "ShapeError",
+    "as_array",
     "broadcast_shapes",
     "functions",
     "register",
@@ -224,8 +225,43 @@ def functions(arity: int | None = None) -> list[str]:
     return [o.name for o in OPS.values() if o.role == "function" and (arity is None or o.arity == arity)]
 
 
+def as_array(value: Any, what: str) -> np.ndarray:
+    """``value`` as a float64 array, or a TypeError saying what ``what`` needed: ``None``, text and objects are
+    never numbers (numpy would turn ``None`` into nan without a word).
+
+    >>> as_array([1, 2], "a feed")
+    array([1., 2.])
+    >>> as_array(None, "constant")
+    Traceback (most recent call last):
+    ...
+    TypeError: constant needs a number or an array of numbers, got None
+    """
+    if type(value) is float or type(value) is int:  # the common case, kept fast
+        return np.array(value, dtype=np.float64)
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    if kind is None:
+        try:
+            kind = np.asarray(value).dtype.kind
+        except (TypeError, ValueError):  # ragged lists
+            kind = "O"
+    if kind not in "biuf":
+        raise TypeError(f"{what} needs a number or an array of numbers, got {_describe(value)}")
+    return np.asarray(value, dtype=np.float64)
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"a {type(value).__name__}"
+
+
 def _pow(a: Any, *, p: float) -> np.ndarray:
     return np.power(a, p)
+
+
+def _pow_grad(o: Any, g: Any, x: Any, p: float) -> tuple[Any]:
+    """d(xᵖ) = p xᵖ⁻¹ dx; for p = 0, xᵖ is the constant 1 and the derivative is 0 everywhere, x = 0 included
+    (p xᵖ⁻¹ would be 0 · inf = nan there; PyTorch gives 0 too)."""
+    return (o.zeros_like(x),) if p == 0 else (g * (p * x ** (p - 1.0)),)
 
 
 def _select_grad(o: Any, g: Any, p: Any) -> tuple[Any, Any, Any]:
@@ -263,7 +299,7 @@ for _op in (
        operator.truediv, source="{0} / {1}", role="operator", partial=True),
     Op("neg", 1, np.negative, lambda o, g, x, y: (-g,), operator.neg, source="-{0}", role="operator"),
     #                                                                  d(xᵖ) = p xᵖ⁻¹ dx   (p a plain number)
-    Op("pow", 1, _pow, lambda o, g, x, y, *, p: (g * (p * x ** (p - 1.0)),),
+    Op("pow", 1, _pow, lambda o, g, x, y, *, p: _pow_grad(o, g, x, p),
        lambda a, *, p: math.pow(a, p), source="{0} ** {p}", role="operator", attrs=("p",), partial=True),
     # functions                                                        d(eˣ) = eˣ dx
     Op("exp", 1, np.exp, lambda o, g, x, y: (g * y,), math.exp, tf="exp", torch="exp"),

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import numpy as np
+
 from ..graph import Graph
 from . import dot, engines
 from .plan import DEFAULT_MAX_NODES, Item, item_states, long_edges, plan
@@ -59,6 +61,8 @@ class Layout:
             raise TypeError(f"Layout needs a course_lib Graph, got {type(graph).__name__}; use cl.to_graph(obj)")
         if rankdir not in ("TB", "LR", "BT", "RL"):
             raise ValueError("rankdir must be one of TB, LR, BT, RL")
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)):
+            raise TypeError(f"max_nodes must be a whole number of boxes, like max_nodes=300; got {max_nodes!r}")
         self.graph = graph
         self.theme = get_theme(theme)
         self.plan = plan(graph, max(1, int(max_nodes)), collapse, grad_nodes)

@@ -284,6 +284,12 @@ def fmt(v: Any) -> str:
 
 def item_states(p: Plan, state: Any, values: Any, grads: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
     """Box key -> (status, label lines) for one state of the drawing."""
+    if not (state is None or isinstance(state, (str, Mapping))):
+        raise TypeError(f"state must be None, one status for every node (one of {', '.join(STATUSES)}) or a mapping "
+                        f"node id -> status (a trace's trace.state(step)); got {state!r:.40}")
+    for what, m in (("values", values), ("grads", grads)):
+        if m is not None and not isinstance(m, Mapping):
+            raise TypeError(f"{what} must be a mapping node id -> value, like {{0: 3.0}}; got {m!r:.40}")
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for item in p.items:
         if item.kind == "group":

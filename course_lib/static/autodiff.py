@@ -51,10 +51,15 @@ def gradients(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
     An ``x`` the ys do not depend on gets ``None``, as in TensorFlow. Through a ``cond``, each branch's gradient is
     itself built inside a ``cond`` on the same predicate, so only the taken branch is differentiated at run time.
     """
-    ys = [ys] if isinstance(ys, Tensor) else list(ys)
-    xs = [xs] if isinstance(xs, Tensor) else list(xs)
+    ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
+    xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
     if not ys:
         raise ValueError("gradients() needs at least one output y")
+    for what, ts in (("ys", ys), ("xs", xs)):
+        bad = [t for t in ts if not isinstance(t, Tensor)]
+        if bad:
+            raise TypeError(f"gradients(ys, xs): {what} must be tensors of the graph (or lists of them); got "
+                            f"{type(bad[0]).__name__} {bad[0]!r:.40}")
     graph = ys[0].graph
     for t in ys + xs:
         as_tensor(t, graph)

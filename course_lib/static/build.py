@@ -261,6 +261,10 @@ def as_tensor(x: Any, graph: Graph) -> Tensor:
             raise ValueError(f"tensor '{x.name}' belongs to another graph; build all tensors of a computation "
                              "inside the same `with graph.as_default():` block")
         return x
+    if type(x).__module__.startswith("course_lib.dynamic"):
+        raise TypeError(f"cannot mix the two styles: {x!r} is a define-by-run tensor (course_lib.dynamic), and this "
+                        "is a define-then-run graph (course_lib.static), whose values only exist when a Session runs "
+                        "it. Run a program entirely with one of them: program(st, ...) or program(dy, ...)")
     return constant(x, graph=graph)
 
 
@@ -291,8 +295,28 @@ def placeholder(name: str = "placeholder", shape: tuple[int | None, ...] | None 
     ``shape=()`` (the default) means a single number; ``(None, 3)`` any number of rows of 3; ``None`` any shape.
     """
     g = graph or get_default_graph()
-    shape = None if shape is None else tuple(shape)
-    return Tensor(g.add("placeholder", name=name, kind="input", attrs={"shape": shape}), g)
+    return Tensor(g.add("placeholder", name=_name(name, "placeholder"), kind="input",
+                        attrs={"shape": _shape(shape, name)}), g)
+
+
+def _name(name: Any, what: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"a {what}'s name must be non-empty text, like {what}('x'); got {name!r}")
+    return name
+
+
+def _shape(shape: Any, name: Any) -> tuple[int | None, ...] | None:
+    """A declared shape: None (any), or a tuple of sizes (whole numbers >= 0, or None for any size)."""
+    if shape is None:
+        return None
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        raise TypeError(f"placeholder {name!r}: shape=({shape},) for a vector of {shape} numbers (a shape is a tuple "
+                        f"of sizes), or shape=() for one number")
+    if isinstance(shape, (tuple, list)) and all(
+            d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0) for d in shape):
+        return tuple(None if d is None else int(d) for d in shape)
+    raise TypeError(f"placeholder {name!r}: shape must be a tuple of sizes such as (3,) or (None, 3) (None = any "
+                    f"size), () for one number or None for any shape; got {shape!r}")
 
 
 def constant(value: Any, name: str | None = None, graph: Graph | None = None) -> Tensor:
@@ -321,17 +345,20 @@ def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], nam
     outs = []
     for side, fn in ((True, true_fn), (False, false_fn)):
         with g.branch(key, p.node, side, f"{base}/{'then' if side else 'else'}"):
-            outs.append(as_tensor(fn(), g))
+            out = fn()
+            if out is None:
+                raise TypeError(f"cond: the {'true' if side else 'false'} branch returned None; each branch must "
+                                "return a tensor or a number (is a `return` missing in it?)")
+            outs.append(as_tensor(out, g))
     shape = outs[0].shape if outs[0].shape == outs[1].shape else None
     return Tensor(g.add("cond", [p.node, outs[0].node, outs[1].node], name=base,
                         attrs={"shape": shape, "cond_key": key}), g)
 
 
 def _as_value(value: Any, what: str) -> np.ndarray:
-    try:
-        return np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} needs a number or an array of numbers, got {value!r}") from None
+    if type(value).__module__.startswith("course_lib.dynamic"):
+        as_tensor(value, get_default_graph())  # the message about mixing the two styles
+    return np.array(_ops.as_array(value, what))  # a copy: the graph never shares the caller's array
 
 
 def to_graph(obj: Graph | Tensor) -> ir.Graph:

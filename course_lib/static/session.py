@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import graph as ir
+from .. import ops as _ops
 from . import shapes
 from .build import FetchError, Graph, ShapeError, Tensor, get_default_graph
 from .compile import Plan, compile_plan
@@ -27,6 +28,10 @@ class Session:
     """
 
     def __init__(self, graph: Graph | None = None) -> None:
+        if graph is not None and not isinstance(graph, ir.Graph):  # a plain IR graph read back from JSON runs too
+            raise TypeError(f"Session(graph) runs a define-then-run graph (course_lib.static.Graph); got "
+                            f"{type(graph).__name__} {graph!r:.40}. Build one with g = st.Graph() and "
+                            "`with g.as_default(): ...`, then Session(g)")
         self.graph = graph or get_default_graph()
         self.compile_count = 0
         self._plans: dict[tuple[Any, ...], Plan] = {}
@@ -35,7 +40,7 @@ class Session:
     def run(self, fetches: Any, feed_dict: dict[Any, Any] | None = None) -> Any:
         single = not isinstance(fetches, (list, tuple))
         fetch_nodes = tuple(self._node(f) for f in ([fetches] if single else fetches))
-        feeds = self._feeds(feed_dict or {})
+        feeds = self._feeds({} if feed_dict is None else feed_dict)
         plan = self.plan(fetch_nodes, tuple(feeds))
         values = plan.run([feeds[n] for n in plan.fed])
         out = [np.asarray(v, dtype=np.float64).copy() if isinstance(v, np.ndarray) else np.float64(v)
@@ -72,14 +77,14 @@ class Session:
                                  f"{', '.join(repr(n.name) for n in self.graph.nodes[:4])}") from None
         raise FetchError(f"cannot fetch a {type(f).__name__} ({f!r}): fetch a tensor of the graph or its name")
 
-    def _feeds(self, feed_dict: dict[Any, Any]) -> dict[ir.Node, np.ndarray]:
+    def _feeds(self, feed_dict: Any) -> dict[ir.Node, np.ndarray]:
+        if not isinstance(feed_dict, dict):
+            raise TypeError(f"feed_dict must be a dict {{placeholder: value}}, like feed_dict={{x: 3.0}}; got a "
+                            f"{type(feed_dict).__name__}")
         out: dict[ir.Node, np.ndarray] = {}
         for k, v in feed_dict.items():
             node = self._node(k)
-            try:
-                value = np.asarray(v, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise TypeError(f"the value fed to '{node.name}' must be numbers, got {v!r}") from None
+            value = _ops.as_array(v, f"the value fed to '{node.name}'")
             want = node.attrs.get("shape")
             if not shapes.fits(want, value.shape):
                 raise ShapeError(f"'{node.name}' expects {shapes.describe(want)} but was fed shape {value.shape}; "

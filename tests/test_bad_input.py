@@ -1,0 +1,199 @@
+"""Bad input to the core gets a clear message that says what was wrong and what to do — never a wrong value, never
+a traceback from deep inside the library. One case each; every test checks the words of the message.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import course_lib as cl
+from course_lib import dynamic as dy
+from course_lib import expr, ops
+from course_lib import static as st
+from course_lib.graph import Graph, GraphError
+
+
+@pytest.fixture
+def g():
+    graph = st.Graph()
+    with graph.as_default():
+        yield graph
+
+
+# ---------------------------------------------------------------------- None is never a number
+@pytest.mark.parametrize("value", [None, [1.0, None], "abc", {"a": 1}, [[1.0], [1.0, 2.0]]])
+def test_a_dynamic_tensor_refuses_what_is_not_numbers(value):
+    with pytest.raises(TypeError, match=r"a Tensor needs a number or an array of numbers, got"):
+        dy.Tensor(value)
+
+
+@pytest.mark.parametrize("make", [st.constant, st.Variable])
+def test_static_constants_and_variables_refuse_none(g, make):
+    with pytest.raises(TypeError, match=rf"{make.__name__} needs a number or an array of numbers, got None"):
+        make(None)
+
+
+def test_feeding_none_is_refused_naming_the_placeholder(g):
+    x = st.placeholder("x")
+    with pytest.raises(TypeError, match=r"the value fed to 'x' needs a number .* got None"):
+        st.Session(g).run(x * 2.0, {x: None})
+
+
+def test_a_cond_branch_that_returns_none_is_refused(g):
+    with pytest.raises(TypeError, match=r"cond: the false branch returned None.*`return` missing"):
+        st.cond(st.placeholder("p"), lambda: 1.0, lambda: None)
+
+
+# ---------------------------------------------------------------------- placeholders
+@pytest.mark.parametrize(("shape", "words"), [
+    ("abc", r"shape must be a tuple of sizes such as \(3,\)"), (5, r"shape=\(5,\) for a vector of 5 numbers"),
+    ((3, -1), r"shape must be a tuple of sizes"), ((2.5,), r"shape must be a tuple of sizes"),
+    ((True,), r"shape must be a tuple of sizes"),
+])
+def test_a_placeholder_shape_must_be_sizes(g, shape, words):
+    with pytest.raises(TypeError, match=words):
+        st.placeholder("x", shape=shape)
+
+
+def test_a_placeholder_shape_accepts_lists_and_unknown_sizes(g):
+    assert st.placeholder("x", shape=[None, 3]).shape == (None, 3)
+
+
+@pytest.mark.parametrize("name", [123, "", None])
+def test_a_placeholder_name_must_be_text(g, name):
+    with pytest.raises(TypeError, match=r"a placeholder's name must be non-empty text"):
+        st.placeholder(name)
+
+
+# ---------------------------------------------------------------------- the two styles do not mix
+def test_a_dynamic_tensor_in_a_static_graph_is_refused_naming_both_styles(g):
+    with pytest.raises(TypeError, match=r"cannot mix the two styles: .* define-by-run .* define-then-run"):
+        _ = st.placeholder("x") + dy.Tensor(1.0)
+    with pytest.raises(TypeError, match=r"cannot mix the two styles"):
+        st.constant(dy.Tensor(1.0))
+
+
+def test_a_static_symbol_in_a_dynamic_operation_is_refused_naming_both_styles(g):
+    with pytest.raises(TypeError, match=r"cannot mix the two styles: .* define-then-run symbol .* define-by-run"):
+        _ = dy.Tensor(1.0) + st.placeholder("x")
+    with pytest.raises(TypeError, match=r"cannot mix the two styles"):
+        dy.sin(st.placeholder("y"))
+
+
+# ---------------------------------------------------------------------- backward and gradients
+@pytest.mark.parametrize("shape", [(2, 3), (5,), ()])
+def test_backward_checks_the_shape_of_the_given_gradient(shape):
+    t = dy.Tensor(np.ones(3), requires_grad=True)
+    with pytest.raises(RuntimeError, match=rf"has shape \({', '.join(map(str, shape))},?\) but the output has shape"):
+        (t * 2.0).backward(grad=np.ones(shape))
+    assert t.grad is None  # nothing was accumulated
+
+
+def test_backward_with_a_gradient_of_the_right_shape_weights_the_outputs():
+    t = dy.Tensor(np.ones(3), requires_grad=True)
+    (t * 2.0).backward(grad=[1.0, 10.0, 100.0])
+    assert t.grad.tolist() == [2.0, 20.0, 200.0]
+
+
+def test_the_derivative_of_x_to_the_zero_is_zero_at_zero_as_in_pytorch(g):
+    x = dy.Tensor(0.0, requires_grad=True)
+    (x ** 0).backward()
+    assert float(x.grad) == 0.0
+    p = st.placeholder("x")
+    (d,) = st.gradients(p ** 0, [p])
+    assert float(st.Session(g).run(d, {p: 0.0})) == 0.0
+
+
+@pytest.mark.parametrize(("xs", "words"), [(3.0, r"xs must be tensors of the graph .* got float"),
+                                            ([None], r"xs must be tensors .* got NoneType")])
+def test_gradients_name_what_is_not_a_tensor(g, xs, words):
+    with pytest.raises(TypeError, match=words):
+        st.gradients(st.placeholder("x") * 2.0, xs)
+
+
+def test_gradients_refuse_outputs_that_are_not_tensors(g):
+    with pytest.raises(TypeError, match=r"ys must be tensors of the graph"):
+        st.gradients(2.0, [st.placeholder("x")])
+
+
+# ---------------------------------------------------------------------- Session
+@pytest.mark.parametrize("graph", ["abc", 3, [Graph("in a list")]])
+def test_a_session_needs_a_graph(graph):
+    with pytest.raises(TypeError, match=r"Session\(graph\) runs a define-then-run graph"):
+        st.Session(graph)
+
+
+@pytest.mark.parametrize("feeds", [[1.0], (1.0,), 1.0])
+def test_feed_dict_must_be_a_dict(g, feeds):
+    x = st.placeholder("x")
+    with pytest.raises(TypeError, match=r"feed_dict must be a dict \{placeholder: value\}"):
+        st.Session(g).run(x * 2.0, feeds)
+
+
+# ---------------------------------------------------------------------- graphs read back from data
+@pytest.mark.parametrize(("data", "words"), [
+    ({}, r"a dict with a list of 'nodes'"), ([], r"a dict with a list of 'nodes'"),
+    ({"nodes": [{"op": "sin", "name": "s", "inputs": [5]}]}, r"node 0 .* \(none: it is the first node\)"),
+    ({"nodes": [{"op": "x", "name": "x", "inputs": []}, {"name": "s", "inputs": [0]}]}, r"node 1 .* 0\.\.0"),
+    ({"nodes": [{"op": "x", "name": "x", "inputs": []}], "outputs": [3]}, r"outputs \[3\] must be indexes"),
+])
+def test_graph_from_dict_says_what_is_wrong_with_the_data(data, words):
+    with pytest.raises(GraphError, match=words):
+        Graph.from_dict(data)
+
+
+def test_a_graph_round_trips_through_its_dict():
+    a = Graph("g")
+    x = a.add("placeholder", name="x", kind="input")
+    a.mark_output(a.add("sin", [x]))
+    b = Graph.from_dict(a.to_dict())
+    assert [(n.op, n.name, n.input_ids) for n in b.nodes] == [("placeholder", "x", ()), ("sin", "sin", (0,))]
+    assert [n.name for n in b.outputs] == ["sin"]
+
+
+# ---------------------------------------------------------------------- the expression parser folds as numpy does
+@pytest.mark.parametrize(("text", "check"), [
+    ("0/0", np.isnan), ("1/0", lambda v: v == np.inf), ("-1/0", lambda v: v == -np.inf),
+    ("1" * 400, lambda v: v == np.inf),
+])
+def test_numbers_alone_give_what_numpy_gives(text, check):
+    assert check(float(expr.parse(text).program(dy)))
+
+
+def test_a_constant_division_by_zero_next_to_a_variable_gives_inf_in_both_engines():
+    e = expr.parse("1/0 + x")
+    assert float(e.program(dy, x=dy.Tensor(1.0)).data) == np.inf
+    g = st.Graph()
+    with g.as_default():
+        x = st.placeholder("x")
+        y = e.program(st, x=x)
+    assert float(st.Session(g).run(y, {x: 1.0})) == np.inf
+
+
+def test_matmul_of_two_numbers_is_explained():
+    with pytest.raises(expr.ExpressionError, match=r"@ needs vectors or matrices, not numbers"):
+        expr.parse("2 @ 3").program(dy)
+
+
+# ---------------------------------------------------------------------- drawing options
+@pytest.mark.parametrize("max_nodes", ["abc", 2.5, None, True])
+def test_draw_says_max_nodes_must_be_a_whole_number(max_nodes):
+    with pytest.raises(TypeError, match=r"max_nodes must be a whole number of boxes"):
+        cl.draw(dy.sin(dy.Tensor(1.0, requires_grad=True)), max_nodes=max_nodes)
+
+
+@pytest.mark.parametrize(("option", "value", "words"), [
+    ("state", 42, r"state must be None, one status for every node"),
+    ("values", [1.0], r"values must be a mapping node id -> value"),
+    ("grads", "x", r"grads must be a mapping node id -> value"),
+])
+def test_draw_says_what_a_state_or_values_must_be(option, value, words):
+    with pytest.raises(TypeError, match=words):
+        cl.draw(dy.sin(dy.Tensor(1.0, requires_grad=True)), **{option: value})
+
+
+def test_as_array_keeps_numbers_and_refuses_the_rest():
+    assert ops.as_array(True, "x").dtype == np.float64
+    with pytest.raises(TypeError, match=r"x needs a number or an array of numbers, got 1j"):
+        ops.as_array(1j, "x")
