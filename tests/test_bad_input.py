@@ -197,3 +197,37 @@ def test_as_array_keeps_numbers_and_refuses_the_rest():
     assert ops.as_array(True, "x").dtype == np.float64
     with pytest.raises(TypeError, match=r"x needs a number or an array of numbers, got 1j"):
         ops.as_array(1j, "x")
+
+
+# ---------------------------------------------------------------------- layout: names Graphviz cannot take
+@pytest.mark.parametrize(("name", "shown"), [("x" * 100_000, "x" * 59 + "…"), ("a\x00b", "a\ufffdb"),
+                                             ("tab\there", "tab\ufffdhere")])
+def test_names_graphviz_cannot_take_are_cleaned_and_drawn(name, shown):
+    from course_lib import render
+
+    g = Graph()
+    g.add("sin", [g.add("placeholder", name=name, kind="input")])
+    lay = render.Layout(g)
+    assert lay.ok, lay.reasons
+    assert lay.plan.items[0].title == shown
+
+
+def test_a_layout_refused_by_graphviz_says_so_not_that_graphviz_is_missing(monkeypatch):
+    from course_lib import render
+
+    def refuse(dot):
+        raise RuntimeError("Graphviz could not lay this graph out")
+
+    def absent(dot):
+        raise ImportError("No module named 'pygraphviz'")
+
+    g = Graph()
+    g.add("sin", [g.add("placeholder", name="x", kind="input")])
+    monkeypatch.setattr(render.engines, "ENGINES", (("pygraphviz", absent), ("dot program", refuse)))
+    render.clear_cache()
+    message = render.Layout(g).message
+    assert message.startswith("Graphviz could not lay this graph out") and "dot program: RuntimeError" in message
+    assert "No Graphviz layout engine was found" not in message
+    monkeypatch.setattr(render.engines, "ENGINES", (("pygraphviz", absent),))
+    render.clear_cache()
+    assert render.Layout(g).message.startswith("No Graphviz layout engine was found")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .plan import BIG_LAYOUT, Item, Plan, prefixes
+from .plan import BIG_LAYOUT, TITLE_CHARS, Item, Plan, clean, prefixes
 from .theme import SHAPES, Theme, edge_style, node_style
 
 __all__ = ["BIG_CLUSTER", "attrs", "body", "q"]
@@ -126,7 +126,7 @@ def _clusters(p: Plan, prefix: str, labels: Mapping[str, Sequence[str]], states:
             continue
         indent = "\t" * (depth + 1)
         if scope:
-            c = {"label": scope.rsplit("/", 1)[-1], "style": "rounded,dashed", "labeljust": "l",
+            c = {"label": clean(scope.rsplit("/", 1)[-1], TITLE_CHARS), "style": "rounded,dashed", "labeljust": "l",
                  "fontsize": round(t.fontsize * 0.85, 1)}
             if states is not None:
                 c.update({"color": t.cluster_stroke, "fontcolor": t.cluster_text})

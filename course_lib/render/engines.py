@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ENGINES", "Geometry", "LayoutUnavailable", "clear_cache", "layout", "quiet_stderr_once"]
+__all__ = ["ENGINES", "Geometry", "LayoutUnavailable", "clear_cache", "layout", "missing", "quiet_stderr_once"]
 
 
 @dataclass
@@ -138,6 +138,11 @@ _CACHE_SIZE = 64
 def clear_cache() -> None:
     """Forget every layout (tests use it; nothing else needs to)."""
     _LAYOUTS.clear()
+
+
+def missing(reason: str) -> bool:
+    """Does a reason of :func:`layout` say an engine is not installed (rather than that it refused the graph)?"""
+    return any(w in reason for w in ("ImportError", "ModuleNotFoundError", "ExecutableNotFound", "FileNotFoundError"))
 
 
 def layout(dot: str) -> tuple[Geometry | None, list[str]]:

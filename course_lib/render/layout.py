@@ -120,6 +120,11 @@ class Layout:
         """Why there is no picture, in words, with the install hint (empty when there is one)."""
         if self.ok:
             return ""
+        refused = [r for r in self.reasons if not engines.missing(r)]
+        if refused:  # an engine ran and refused this graph: installing one would not help
+            return ("Graphviz could not lay this graph out, so here is the graph as DOT text ("
+                    + "; ".join(refused) + "). Names with unusual characters or thousands of boxes can cause this: "
+                    "try collapse= or a smaller max_nodes=.")
         return INSTALL_HINT + "\n(" + "; ".join(self.reasons) + ")"
 
     # -------------------------------------------------------------- geometry, computed once

@@ -51,19 +51,33 @@ class Plan:
     hidden_count: int = 0
 
 
+TITLE_CHARS = 60  # a box's first line; longer names are cut with "…" (Graphviz refuses labels of 100,000 chars)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def clean(text: str, limit: int) -> str:
+    """Text safe for a label: control characters (a NUL breaks Graphviz) shown as "\ufffd", cut at ``limit``."""
+    text = _CONTROL.sub("\ufffd", str(text))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _title(node: Node) -> str:
     """What a box says on its first line; framework op names (``AddmmBackward0``, ``MatMul``) kept as they are."""
     if node.kind == "constant" and node.value is not None:
         return short_value(node.value)
-    if node.kind != "op":
-        return node.name.rsplit("/", 1)[-1]
     last = node.name.rsplit("/", 1)[-1]
+    if node.kind != "op":
+        return clean(last, TITLE_CHARS)
     if last == node.op or re.fullmatch(re.escape(node.op) + r"_\d+", last):
-        return node.op
-    return f"{last} = {node.op}"
+        return clean(node.op, TITLE_CHARS)
+    return clean(f"{last} = {node.op}", TITLE_CHARS)
 
 
 def _tooltip(node: Node) -> str:
+    return clean(_describe(node), 400)
+
+
+def _describe(node: Node) -> str:
     args = ", ".join(i.name for i in node.inputs)
     what = f"{node.name} = {node.op}({args})" if node.kind == "op" else f"{node.name}: {node.kind} ({node.op})"
     if node.scope:
@@ -139,7 +153,7 @@ def _boxes(graph: Graph, chosen: list[str], grad_nodes: Mapping[int, int] | None
     groups: dict[str, Item] = {}
     # the node computing d(output)/d(input) of a define-then-run trace says so, or a student sees three gradient
     # "mul"s and cannot tell which one is the derivative they asked for
-    grad_of = {gid: graph.nodes[iid].name for iid, gid in (grad_nodes or {}).items()}
+    grad_of = {gid: clean(graph.nodes[iid].name, TITLE_CHARS) for iid, gid in (grad_nodes or {}).items()}
     for n in graph.nodes:
         home = next((c for c in chosen if _inside(n.scope, c)), None)
         if home is None:
@@ -149,7 +163,8 @@ def _boxes(graph: Graph, chosen: list[str], grad_nodes: Mapping[int, int] | None
             continue
         if home not in groups:
             parent = home.rsplit("/", 1)[0] if "/" in home else ""
-            groups[home] = Item(f"c{len(groups)}", "group", parent, (), home.rsplit("/", 1)[-1], home)
+            groups[home] = Item(f"c{len(groups)}", "group", parent, (), clean(home.rsplit("/", 1)[-1], TITLE_CHARS),
+                                clean(home, 400))
             items.append(groups[home])
         groups[home].members += (n,)
         key_of[n.id] = groups[home].key
