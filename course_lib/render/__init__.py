@@ -29,6 +29,8 @@ True
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
 from . import engines
@@ -42,6 +44,7 @@ from .theme import MARKS, THEMES, Theme, get_theme, set_theme
 __all__ = [
     "DEFAULT_MAX_NODES",
     "DRAW_MAX_WIDTH",
+    "ENGINES",
     "GRAD_ROOM",
     "INSTALL_HINT",
     "MARKS",
@@ -73,6 +76,23 @@ def __getattr__(name: str) -> Any:
         from .digraph import CourseDigraph
 
         return CourseDigraph
-    if name == "ENGINES":  # the layout engines tried in order; tests replace course_lib.render.engines.ENGINES
-        return engines.ENGINES
     raise AttributeError(f"module 'course_lib.render' has no attribute {name!r}")
+
+
+class _RenderPackage(types.ModuleType):
+    """``course_lib.render`` itself, so that ``render.ENGINES`` reads and *replaces* the engines tried in order.
+
+    A plain module attribute would be a second copy: assigning it (as tests and benchmarks do to force an engine)
+    would leave :func:`engines.layout` on the old engines without a word. A property makes the one list the name.
+    """
+
+    @property
+    def ENGINES(self) -> tuple:  # upper case: the name of the module attribute it stands for
+        return engines.ENGINES
+
+    @ENGINES.setter
+    def ENGINES(self, value: tuple) -> None:
+        engines.ENGINES = value
+
+
+sys.modules[__name__].__class__ = _RenderPackage
