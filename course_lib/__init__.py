@@ -83,7 +83,7 @@ def show(obj: Any, **options: Any):  # -> course_lib.render.Figure
 
     >>> from course_lib import dynamic as dy
     >>> show(dy.sin(dy.Tensor(1.0, requires_grad=True)))
-    <figure 'define-by-run': 2 nodes>
+    <figure 'define-by-run': 2 nodes, 2 boxes, top to bottom, scaled to the page width, 14 pt text; ...>
     """
     from . import render
 

@@ -26,6 +26,7 @@ import html
 import importlib.metadata
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -213,22 +214,57 @@ def _check_pygraphviz(proc: subprocess.Popen | None) -> Row:
     return Row("pygraphviz SVG layout", required, f"{found}, lays out SVG" if proc else found, True)
 
 
+#: The only texts the ``dot`` row can show as "found" (the nbval sanitize file matches exactly these): a version
+#: is shown only when it is plain numbers ("2.43.0", "12.2.1"), whatever else ``dot -V`` prints.
+DOT_FOUND = {
+    "missing": "not on PATH",
+    "version": "dot {version} on PATH",
+    "unknown": "dot on PATH, version unknown",
+    "fails": "dot on PATH, but dot -V fails",
+}
+#: The widest "found" text of the dot row ("dot 999.999.999 on PATH" at most): the report's columns are this wide
+#: whether or not dot is installed, so the rest of the table does not move.
+DOT_FOUND_WIDTH = max(len(DOT_FOUND["version"].format(version="999.999.999")), *map(len, DOT_FOUND.values()))
+_DOT_VERSION = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){1,2})(?![\w.])")
+
+
+def dot_found(output: str | None, returncode: int = 0) -> str:
+    """The dot row's "found" text from what ``dot -V`` printed (stderr and stdout) and its exit status.
+
+    ``None``: dot is not on PATH. Any text at all gives one of :data:`DOT_FOUND`, never something else.
+
+    >>> dot_found("dot - graphviz version 2.43.0 (0)")
+    'dot 2.43.0 on PATH'
+    >>> dot_found("dot: error while loading shared libraries: libgvc.so.6", returncode=127)
+    'dot on PATH, but dot -V fails'
+    """
+    if output is None:
+        return DOT_FOUND["missing"]
+    if returncode != 0:
+        return DOT_FOUND["fails"]
+    text = str(output)
+    # prefer the number after the word "version" (Graphviz's own wording), else the first plain version number
+    after = re.search(r"version\s+(\S+)", text, re.IGNORECASE)
+    for candidate in ([after.group(1)] if after else []) + [m.group(1) for m in _DOT_VERSION.finditer(text)]:
+        if re.fullmatch(_DOT_VERSION.pattern, candidate):
+            return DOT_FOUND["version"].format(version=candidate)
+    return DOT_FOUND["unknown"]
+
+
 def _dot_version(dot: str) -> str:
-    """'dot 2.43.0' from ``dot -V`` (which prints on stderr), or just 'dot' when it says nothing usable."""
+    """The dot row's "found" text for the ``dot`` program at ``dot`` (``dot -V`` prints on stderr)."""
     try:
-        out = subprocess.run([dot, "-V"], check=False, capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return "dot"
-    for word in (out.stderr + out.stdout).split():
-        if word[:1].isdigit():
-            return f"dot {word}"
-    return "dot"
+        out = subprocess.run([dot, "-V"], check=False, capture_output=True, timeout=20)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return DOT_FOUND["fails"]
+    text = (out.stderr or b"").decode("utf-8", "replace") + (out.stdout or b"").decode("utf-8", "replace")
+    return dot_found(text, out.returncode)
 
 
 def _check_dot() -> Row:
     """The optional ``dot`` program. Its "found" text is the only machine-dependent text of the report."""
     dot = shutil.which("dot")
-    found = f"{_dot_version(dot)} on PATH" if dot else "not on PATH"
+    found = _dot_version(dot) if dot else dot_found(None)
     return Row(
         "dot program (Graphviz)",
         "optional",
@@ -325,6 +361,7 @@ class Report:
         table = [_COLUMNS] + [self._cells(row) for row in self.rows]
         # "what to do" is long prose: it goes on its own indented line instead of widening the table.
         widths = [max(len(cells[i]) for cells in table) for i in range(4)]
+        widths[2] = max(widths[2], DOT_FOUND_WIDTH)  # the same columns with or without the optional dot program
         lines = [self.summary(), ""]
         for cells in table:
             lines.append("  ".join(cell.ljust(width) for cell, width in zip(cells[:4], widths)).rstrip())

@@ -145,3 +145,69 @@ def test_pins_match_requirements() -> None:
     assert pins["ipywidgets"].startswith(envcheck.IPYWIDGETS + ".")
     assert pins["jupyterlab"].startswith(envcheck.JUPYTERLAB + ".")
     assert pins["numpy"].startswith("2.")
+
+
+# ---------------------------------------------------------------- the optional dot program, whatever it prints
+def fake_dot(tmp_path: Path, script: str) -> str:
+    """A ``dot`` program on PATH that runs ``script`` (sh) for ``dot -V``."""
+    dot = tmp_path / "dot"
+    dot.write_text("#!/bin/sh\n" + script + "\n")
+    dot.chmod(0o755)
+    return str(dot)
+
+
+@pytest.mark.parametrize(
+    ("script", "found"),
+    [
+        ("echo 'dot - graphviz version 2.43.0 (0)' >&2", "dot 2.43.0 on PATH"),
+        ("echo 'dot - graphviz version 12.2.1 (20241206.2353)' >&2", "dot 12.2.1 on PATH"),
+        ("echo 'dot - graphviz version 2.50.0~rc1 (20211204.2007)'", "dot 2.50.0 on PATH"),
+        ("true", "dot on PATH, version unknown"),
+        ("echo 'graphviz, version unknown' >&2", "dot on PATH, version unknown"),
+        ("echo 'version 1.2.3.4.5 build 77' >&2", "dot on PATH, version unknown"),
+        ("printf '\\377\\376\\000garbage' >&2", "dot on PATH, version unknown"),
+        ("echo 'dot: error while loading shared libraries: libgvc.so.6' >&2; exit 127", "dot on PATH, but dot -V fails"),
+        ("echo 'dot - graphviz version 2.43.0 (0)' >&2; exit 1", "dot on PATH, but dot -V fails"),
+        ("kill -9 $$", "dot on PATH, but dot -V fails"),
+    ],
+)
+def test_any_dot_output_gives_one_of_the_known_texts(tmp_path: Path, script: str, found: str) -> None:
+    assert envcheck._dot_version(fake_dot(tmp_path, script)) == found
+    assert found in {f.format(version=found.split()[1]) for f in envcheck.DOT_FOUND.values()}
+
+
+def test_a_dot_that_cannot_run_or_hangs_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    not_executable = tmp_path / "dot"
+    not_executable.write_text("not a program")
+    assert envcheck._dot_version(str(not_executable)) == "dot on PATH, but dot -V fails"
+
+    def hang(*args, **kwargs):
+        raise subprocess.TimeoutExpired(cmd="dot -V", timeout=20)
+
+    monkeypatch.setattr(envcheck.subprocess, "run", hang)
+    assert envcheck._dot_version("/usr/bin/dot") == "dot on PATH, but dot -V fails"
+
+
+def test_the_dot_row_reads_the_dot_program_on_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fake_dot(tmp_path, "echo 'dot - graphviz version 9.0.0 (0)' >&2")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    row = rows_by_component(envcheck.check(import_frameworks=False))["dot program (Graphviz)"]
+    assert (row.found, row.ok, row.status) == ("dot 9.0.0 on PATH", True, "optional")
+
+
+def test_the_table_has_the_same_columns_with_or_without_dot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the dot row's found text changes: every other line of the start page's table stays as it is."""
+
+    def lines(found: str) -> list[str]:
+        monkeypatch.setattr(envcheck, "_check_dot", lambda: envcheck.Row("dot program (Graphviz)", "optional",
+                                                                         found, True, "advice", optional=True))
+        # short rows everywhere else, so that the dot row would be the widest "found" if nothing reserved its width
+        monkeypatch.setattr(envcheck, "_check_widgets", lambda: envcheck.Row("ipywidgets", "8.1", "8.1.8", True))
+        return [line for line in repr(envcheck.report(import_frameworks=False)).splitlines()
+                if not line.startswith("dot program")]
+
+    texts = [envcheck.DOT_FOUND["version"].format(version="999.999.999"), *envcheck.DOT_FOUND.values()]
+    assert max(map(len, texts)) == envcheck.DOT_FOUND_WIDTH
+    variants = [lines(found) for found in texts]
+    assert all(v == variants[0] for v in variants)
+    assert max(len(line) for line in variants[0]) > envcheck.DOT_FOUND_WIDTH

@@ -263,6 +263,23 @@ def test_layout_happens_once_per_structure(monkeypatch):
     assert render.node_boxes(lay.svg(values=values)) == render.node_boxes(lay.svg())
 
 
+def test_engines_replaced_on_the_package_are_the_engines_the_layout_uses(monkeypatch):
+    g = chain(4)
+    calls = []
+
+    def fake(dot):
+        calls.append(dot)
+        raise RuntimeError("no layout today")
+
+    saved = render.engines.ENGINES
+    monkeypatch.setattr(render, "ENGINES", (("fake", fake),))  # the old spelling: render.ENGINES = ...
+    assert render.engines.ENGINES == (("fake", fake),) and render.ENGINES is render.engines.ENGINES
+    lay = render.Layout(g)
+    assert len(calls) == 1 and not lay.ok and "fake: RuntimeError: no layout today" in lay.message
+    monkeypatch.undo()
+    assert render.engines.ENGINES is saved and "ENGINES" not in vars(render)
+
+
 def test_room_reserved_for_values_keeps_the_layout_when_values_change():
     g = chain(6)
     s1 = {n.id: _NS("done", 0.5, 0.25) for n in g.nodes}
@@ -378,3 +395,81 @@ def test_a_scope_whose_nodes_are_all_hidden_is_not_drawn():
     assert ">gradients</text>" not in before  # the backward scope does not exist yet: no empty box
     assert ">gradients</text>" in after
     assert before.count("<rect") < after.count("<rect")
+
+
+# ---------------------------------------------------------------- the text line of every drawing (nbval compares it)
+def wide_graph() -> Graph:
+    wide = Graph("wide")
+    xs = [wide.add("placeholder", name=f"input_{k}", kind="input") for k in range(30)]
+    wide.add("add_n", xs)
+    return wide
+
+
+def test_a_drawing_describes_its_structure_in_one_line():
+    import course_lib as cl
+
+    g = build()
+    text = repr(cl.draw(g))
+    assert text == ("<course graph 'demo': 9 nodes, 9 boxes, top to bottom, at most 680 pt wide, 14 pt text; "
+                    "run the cell to see the graph>")
+    assert render.draw(g)._repr_mimebundle_()["text/plain"] == text
+    assert "\n" not in text and "0x" not in text
+
+
+def test_the_description_changes_when_the_picture_changes_shape():
+    g = build()
+    base = repr(render.draw(g))
+    assert "left to right" in repr(render.draw(g, rankdir="LR")) and "top to bottom" in base
+    assert "bottom to top" in repr(render.draw(g, rankdir="BT"))
+    assert "20 pt text" in repr(render.draw(g, theme="presenter"))
+    render.set_theme("presenter")  # the theme in force when the graph is drawn
+    assert "20 pt text" in repr(render.draw(g))
+    render.set_theme("classroom")
+    collapsed = repr(render.draw(g, collapse=["dense_1", "cond"]))
+    assert "9 nodes" in collapsed and "9 boxes" not in collapsed
+    assert len({base, collapsed, repr(render.draw(g, rankdir="LR")), repr(render.draw(g, theme="presenter"))}) == 4
+
+
+def test_a_wide_graph_says_it_is_shrunk_to_the_column_and_says_so_when_it_is_not(monkeypatch):
+    d = render.draw(wide_graph())
+    assert "at most 680 pt wide" in repr(d)
+    assert render.DRAW_MAX_WIDTH == 680
+    real_svg = render.Layout.svg
+
+    def uncapped(self, *args, **kwargs):  # the regression: the declared width no longer capped
+        kwargs.pop("max_width", None)
+        return real_svg(self, *args, **kwargs)
+
+    monkeypatch.setattr(render.Layout, "svg", uncapped)
+    assert "wider than 680 pt, not shrunk to the column" in repr(d)
+    assert "at most 680 pt wide" in repr(render.draw(build()))  # a narrow graph fits either way
+
+
+def test_the_description_does_not_depend_on_the_machines_fonts():
+    """Other font metrics give other positions and sizes; the line holds only what they cannot change."""
+    import dataclasses
+
+    for g in (build(), wide_graph()):
+        other_fonts = dataclasses.replace(render.get_theme("classroom"), fontname="Courier")
+        a, b = render.draw(g), render.draw(g, theme=other_fonts)
+        assert a._repr_mimebundle_()["image/svg+xml"] != b._repr_mimebundle_()["image/svg+xml"]
+        assert repr(a) == repr(b)
+
+
+def test_a_figure_describes_its_structure_in_one_line():
+    import course_lib as cl
+
+    g = build()
+    fig = cl.show(g, rankdir="BT")
+    assert repr(fig) == ("<figure 'demo': 9 nodes, 9 boxes, bottom to top, scaled to the page width, 14 pt text; "
+                         "run the cell to see the graph>")
+    assert "top to bottom" in repr(cl.show(g)) and "20 pt text" in repr(cl.show(g, theme="presenter"))
+    assert 'style="max-width:100%"' in fig._repr_html_()
+
+
+def test_without_a_layout_engine_the_description_says_the_graph_is_text(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "pygraphviz", None)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    d = render.draw(build())
+    assert repr(d) == "<course graph 'demo': 9 nodes, 9 boxes, top to bottom, 14 pt text; no layout engine, shown as DOT text>"
+    assert "run the cell" not in repr(render.Figure(build()))

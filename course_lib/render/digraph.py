@@ -6,11 +6,13 @@ This module imports graphviz, so the package imports it only when a first drawin
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import graphviz
 
 from .engines import quiet_stderr_once
+from .jupyter import describe
 from .layout import Layout
 from .svg import DRAW_MAX_WIDTH, INSTALL_HINT, fallback_html
 
@@ -26,6 +28,7 @@ class CourseDigraph(graphviz.Digraph):
     _course_layout: Layout | None = None
     _course_args: tuple = ()
     _course_source: str = ""
+    _course_max_width: float = DRAW_MAX_WIDTH
 
     def svg(self) -> str:
         """The SVG text (or an HTML fallback that explains how to get one)."""
@@ -33,7 +36,7 @@ class CourseDigraph(graphviz.Digraph):
             state, values, grads, legend = self._course_args
             # JupyterLab shows image/svg+xml as an <img> at its declared size, cut at the column's edge: a
             # declared width of at most DRAW_MAX_WIDTH makes a wide graph shrink to fit instead
-            return self._course_layout.svg(state, values, grads, legend=legend, max_width=DRAW_MAX_WIDTH)
+            return self._course_layout.svg(state, values, grads, legend=legend, max_width=self._course_max_width)
         return self._render_edited()
 
     def _render_edited(self) -> str:
@@ -58,15 +61,34 @@ class CourseDigraph(graphviz.Digraph):
         except Exception as exc:  # noqa: BLE001 - never a traceback in a student's notebook
             out = fallback_html(self.source, f"drawing failed ({type(exc).__name__}: {exc})")
         if out.startswith(("<svg", "<?xml")):
-            return {"image/svg+xml": out, "text/plain": repr(self)}
-        return {"text/html": out, "text/plain": repr(self) + "\n" + INSTALL_HINT}
+            return {"image/svg+xml": out, "text/plain": self._summary(out)}
+        return {"text/html": out, "text/plain": self._summary(out) + "\n" + INSTALL_HINT}
 
     def _repr_image_svg_xml(self) -> str:
         return self.svg()
 
     def __repr__(self) -> str:
+        """One line that nbval compares and an untrusted notebook shows instead of the picture.
+
+        Its width is the one the SVG declares, in words that hold on every machine: "at most 680 pt wide" (a wide
+        graph is shrunk to the column), else "wider than 680 pt, not shrunk to the column" (then nbval fails).
+        """
+        try:
+            return self._summary(self.svg())
+        except Exception as exc:  # noqa: BLE001 - a repr never raises
+            return f"<course graph: drawing failed ({type(exc).__name__})>"
+
+    def _summary(self, svg: str) -> str:
+        """The repr, from the SVG (or fallback HTML) that is displayed."""
         lay = self._course_layout
         if lay is None:
             return "<course graph>"
-        n = len(lay.graph.nodes)
-        return f"<course graph {lay.graph.name!r}: {n} node{'s' * (n != 1)}, drawn as {len(lay.plan.items)} boxes>"
+        if self.source != self._course_source:
+            return f"<course graph {lay.graph.name!r}: DOT edited after drawing, drawn from its text>"
+        if not lay.ok:
+            return describe("course graph", lay, "", False)
+        declared = re.match(r'<svg [^>]*?\bwidth="([0-9.]+)pt"', svg)
+        width = float(declared.group(1)) if declared else float("inf")
+        cap = self._course_max_width
+        words = f"at most {cap:g} pt wide" if width <= cap + 0.05 else f"wider than {cap:g} pt, not shrunk to the column"
+        return describe("course graph", lay, words, True)

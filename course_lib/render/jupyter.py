@@ -14,7 +14,10 @@ from .layout import Layout
 from .plan import DEFAULT_MAX_NODES, item_states
 from .theme import Theme
 
-__all__ = ["Figure", "Frames", "draw", "node_boxes", "to_dot", "to_svg"]
+__all__ = ["FIGURE_STYLE", "Figure", "Frames", "describe", "draw", "laid_out", "node_boxes", "to_dot", "to_svg"]
+
+#: rankdir in words, for the text summaries of drawings
+DIRECTIONS = {"TB": "top to bottom", "BT": "bottom to top", "LR": "left to right", "RL": "right to left"}
 
 
 def draw(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, theme: str | Theme | None = None,
@@ -48,6 +51,26 @@ def draw(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = Non
     return d
 
 
+def describe(kind: str, lay: Layout, width: str, shown: bool) -> str:
+    """The one-line text of a drawing: what nbval compares (the picture's coordinates vary with the machine's fonts,
+    so the summary holds what does not) and what an untrusted notebook shows in place of the picture.
+
+    ``width``: how wide it is declared, in words that are the same on every machine; ``shown``: a picture was made
+    (else the DOT text is shown with an install hint).
+
+    >>> from course_lib.graph import Graph
+    >>> g = Graph("demo"); x = g.add("placeholder", name="x", kind="input"); _ = g.add("exp", [x])
+    >>> describe("course graph", Layout(g), "at most 680 pt wide", True)
+    "<course graph 'demo': 2 nodes, 2 boxes, top to bottom, at most 680 pt wide, 14 pt text; run the cell to see the graph>"
+    """
+    n, boxes = len(lay.graph.nodes), len(lay.plan.items)
+    parts = [f"{n} node{'s' * (n != 1)}", f"{boxes} box{'es' * (boxes != 1)}", DIRECTIONS[lay.rankdir]]
+    parts += [width] if shown else []
+    parts.append(f"{lay.theme.fontsize:g} pt text")
+    end = "run the cell to see the graph" if shown else "no layout engine, shown as DOT text"
+    return f"<{kind} {lay.graph.name!r}: {', '.join(parts)}; {end}>"
+
+
 def to_dot(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, **options: Any) -> str:
     """The DOT text :func:`draw` would display (deterministic: the same graph gives the same text)."""
     return draw(graph, state, values, **options).source
@@ -58,9 +81,17 @@ def to_svg(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = N
            grads: Mapping[int, Any] | None = None, rankdir: str = "TB",
            grad_nodes: Mapping[int, int] | None = None) -> str:
     """The SVG text of :func:`draw` (or, with no layout engine, HTML with the DOT text and an install hint)."""
+    return laid_out(graph, state, values, theme, legend, max_nodes, collapse, prefix, grads, rankdir, grad_nodes)[0]
+
+
+def laid_out(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None,
+             theme: str | Theme | None = None, legend: bool = True, max_nodes: int = DEFAULT_MAX_NODES,
+             collapse: Any = None, prefix: str | None = None, grads: Mapping[int, Any] | None = None,
+             rankdir: str = "TB", grad_nodes: Mapping[int, int] | None = None) -> tuple[str, Layout]:
+    """:func:`to_svg` and the :class:`Layout` it drew (a :class:`Figure` describes itself from it)."""
     lay = Layout(graph, theme=theme, max_nodes=max_nodes, collapse=collapse, prefix=prefix,
                  reserve=[state], rankdir=rankdir, grad_nodes=grad_nodes)
-    return lay.svg(state, values, grads, legend=legend)
+    return lay.svg(state, values, grads, legend=legend), lay
 
 
 @dataclass
@@ -112,11 +143,16 @@ class Figure:
     def __init__(self, graph: Graph, **options: Any) -> None:
         self.graph = graph
         options.setdefault("legend", False)
-        self.svg = to_svg(graph, **options)
+        self.svg, self.layout = laid_out(graph, **options)
 
     def _repr_html_(self) -> str:
-        return f'<div class="course-figure" style="max-width:100%">{self.svg}</div>'
+        return f'<div class="course-figure" style="{FIGURE_STYLE}">{self.svg}</div>'
 
     def __repr__(self) -> str:
-        n = len(self.graph.nodes)
-        return f"<figure {self.graph.name!r}: {n} node{'s' * (n != 1)}>"
+        # the width the page gives it, read from the HTML it is shown in (the same words on every machine)
+        width = "scaled to the page width" if f'style="{FIGURE_STYLE}"' in self._repr_html_() else "at natural size"
+        return describe("figure", self.layout, width, self.layout.ok)
+
+
+#: the HTML style of a :class:`Figure`: a wide graph shrinks to the width of the page
+FIGURE_STYLE = "max-width:100%"
