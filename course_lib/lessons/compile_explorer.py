@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import render
 from ..measure import fmt_seconds, measure
-from ..widgets.base import CourseWidget, esc, guarded
+from ..widgets.base import CourseWidget, esc, guarded, read_number
 from ..widgets.base import ipywidgets as W
 from .compiling import C, StaticChain, X, break_even, dynamic_chain
 
@@ -31,6 +31,8 @@ __all__ = ["CompileExplorer"]
 
 _ids = itertools.count(1)
 SOURCE_LINES = 14
+MAX_RUNS = 1_000_000  # run_many's largest k: about a minute on two cores
+MAX_OPS = 512  # the largest ops slider: beyond it a rebuild takes seconds and the picture is all collapsed boxes
 
 
 class CompileExplorer(CourseWidget):
@@ -39,7 +41,16 @@ class CompileExplorer(CourseWidget):
     def __init__(self, ops: int = 6, *, max_ops: int = 64, timings: bool = True,
                  theme: str | render.Theme | None = None) -> None:
         super().__init__(theme=theme)
-        self.timings = timings
+        problems = []
+        max_ops, problem = read_number(max_ops, "max_ops", 64, whole=True, low=1, high=MAX_OPS)
+        problems.append(problem)
+        ops, problem = read_number(ops, "ops", min(6, max_ops), whole=True, low=1, high=max_ops)
+        problems.append(problem)
+        if not isinstance(timings, (bool, np.bool_)):
+            problems.append(f"timings={timings!r:.40} is not True or False: pass timings=True to measure, False "
+                            "for the counts alone (the widget measures for now).")
+            timings = True
+        self.timings = bool(timings)
         self._uid = next(_ids)
         self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops, description="ops in the graph",
                                continuous_update=False, style={"description_width": "120px"},
@@ -61,6 +72,7 @@ class CompileExplorer(CourseWidget):
                          self.message, self.stats, self.picture, self.source]
         self._times: dict[str, float] = {}
         self.rebuild()
+        self.show_problems(problems)
 
     def __repr__(self) -> str:
         return (f"CompileExplorer(ops={self.ops.value}, nodes={self.nodes}, compiles={self.compiles}, "
@@ -93,9 +105,15 @@ class CompileExplorer(CourseWidget):
 
     def run_many(self, k: int = 100) -> None:
         """Run the current output ``k`` times: the cached plan is reused, nothing is compiled."""
-        for _ in range(int(k)):
+        got, problem = read_number(k, "k", 0, whole=True, low=0, high=MAX_RUNS)
+        if problem:
+            self.show_error(f"run_many(k={k!r:.40}): k must be a whole number of runs from 0 to {MAX_RUNS:,}; "
+                            "nothing was run. Pass e.g. run_many(100).")
+            return
+        k = int(got)
+        for _ in range(k):
             self.chain.run()
-        self.runs += int(k)
+        self.runs += k
         self._show()
 
     # ------------------------------------------------------------------ callbacks (an error shows in the widget)

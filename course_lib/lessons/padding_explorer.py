@@ -24,13 +24,14 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..widgets.base import CourseWidget, esc, guarded
+from ..widgets.base import CourseWidget, esc, guarded, read_number
 from ..widgets.base import ipywidgets as W
 from . import sequences as sq
 
 __all__ = ["PaddingExplorer"]
 
 _ids = itertools.count(1)
+MAX_SENTENCES, MAX_MEAN, MAX_SPREAD = 40, 30, 20  # beyond these the grid and the graphs no longer fit the page
 
 
 class PaddingExplorer(CourseWidget):
@@ -40,8 +41,22 @@ class PaddingExplorer(CourseWidget):
                  max_spread: int = 5, rnn: sq.TinyRNN | None = None, theme: str | render.Theme | None = None
                  ) -> None:
         super().__init__(theme=theme)
+        if rnn is not None and not isinstance(rnn, sq.TinyRNN):
+            raise TypeError(f"PaddingExplorer's rnn must be a sequences.TinyRNN (e.g. sequences.TinyRNN.make()), or "
+                            f"None for the course's own; got {type(rnn).__name__} {rnn!r:.40}")
         self.rnn = rnn or sq.TinyRNN.make()
-        self.n, self.mean = int(n), int(mean)
+        problems: list[str] = []
+
+        def read(value: Any, name: str, default: int, low: int, high: int) -> int:
+            got, problem = read_number(value, name, default, whole=True, low=low, high=high)
+            problems.append(problem)
+            return int(got)
+
+        self.n, self.mean = read(n, "n", 8, 1, MAX_SENTENCES), read(mean, "mean", 6, 1, MAX_MEAN)
+        max_spread = read(max_spread, "max_spread", 5, 0, MAX_SPREAD)
+        spread = read(spread, "spread", min(3, max_spread), 0, max_spread)
+        buckets = read(buckets, "buckets", 1, 1, 4)
+        sentence = read(sentence, "sentence", 1, 1, self.n)
         self._uid = next(_ids)
         self._static: dict[int, tuple[sq.StaticUnroll, str]] = {}  # T -> (graph + session, its picture)
         style = {"description_width": "130px"}
@@ -69,6 +84,7 @@ class PaddingExplorer(CourseWidget):
                          self.spread, self.buckets, self.sentence, self.message, self.summary, self.grid,
                          graphs, key]
         self._update()
+        self.show_problems(problems)
 
     def __repr__(self) -> str:
         return (f"PaddingExplorer(spread={self.spread.value}, buckets={self.buckets.value}, "
@@ -95,10 +111,15 @@ class PaddingExplorer(CourseWidget):
         }
 
     def set(self, spread: int | None = None, buckets: int | None = None, sentence: int | None = None) -> None:
-        """Move sliders from code (clipped to their ranges, as a slider would)."""
-        for slider, v in ((self.spread, spread), (self.buckets, buckets), (self.sentence, sentence)):
+        """Move sliders from code (clipped to their ranges, as a slider would, and said so)."""
+        problems = []
+        for name, slider, v in (("spread", self.spread, spread), ("buckets", self.buckets, buckets),
+                                ("sentence", self.sentence, sentence)):
             if v is not None:
-                slider.value = int(np.clip(int(v), slider.min, slider.max))
+                got, problem = read_number(v, name, slider.value, whole=True, low=slider.min, high=slider.max)
+                problems.append(problem)
+                slider.value = int(got)
+        self.show_problems(problems)
 
     # ------------------------------------------------------------------ drawing
     @guarded

@@ -35,7 +35,7 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..widgets.base import CourseWidget, esc, guarded
+from ..widgets.base import CourseWidget, esc, guarded, read_number, read_range
 from ..widgets.base import ipywidgets as W
 
 __all__ = ["SessionExplorer", "demo_graph"]
@@ -69,14 +69,22 @@ class SessionExplorer(CourseWidget):
     def __init__(self, build: Callable[[], st.Graph] | st.Graph | None = None, fetch: str | None = "y",
                  feeds: dict[str, float] | None = None, *, theme: str | render.Theme | None = None,
                  low: float = -3.0, high: float = 3.0) -> None:
+        build = demo_graph if build is None else build
+        if not isinstance(build, st.Graph) and not callable(build):
+            raise TypeError(f"SessionExplorer needs a course_lib.static Graph, or a function that builds one (like "
+                            f"session_explorer.demo_graph); got {type(build).__name__} {build!r:.40}")
         super().__init__(theme=theme)
         self._uid = next(_ids)
-        build = demo_graph if build is None else build
         self._feeds: dict[str, tuple[Any, Any]] = {}
         self._build = build if callable(build) else None
         self._initial_graph = build if isinstance(build, st.Graph) else None
-        self._initial = (fetch, dict(feeds) if feeds is not None else None)
-        self.low, self.high = (float(low), float(high)) if low < high else (-3.0, 3.0)
+        self.low, self.high, range_problem = read_range(low, high, (-3.0, 3.0))
+        self._problems = [range_problem]
+        if fetch is not None and not isinstance(fetch, str):
+            self._problems.append(f"fetch={fetch!r:.40} is not a node name: pass the name of an operation, like "
+                                  "fetch='y' (the widget fetches the graph's last operation for now).")
+            fetch = None
+        self._initial = (fetch, self._read_feeds(feeds))
         self.value: Any = None
         self.ran: list[str] = []
         self._layouts: dict[int, render.Layout] = {}
@@ -110,6 +118,26 @@ class SessionExplorer(CourseWidget):
         self.finalize_button.on_click(lambda _b: self.finalize())
         self.restart_button.on_click(lambda _b: self.start_over())
         self.start_over()
+        if not hasattr(self, "graph"):
+            raise TypeError(f"SessionExplorer could not build its first graph: {self._start_error}")
+
+    def _read_feeds(self, feeds: Any) -> dict[str, float] | None:
+        """The feeds argument as {name: finite number}; anything else is left out, and said so."""
+        if feeds is None:
+            return None
+        if not isinstance(feeds, dict):
+            self._problems.append(f"feeds={feeds!r:.60} is not a dict: pass the placeholders to feed and their "
+                                  "values, like feeds={'x': 3.0, 'w': 2.0} (the widget feeds what the fetch needs, "
+                                  "at 1.0, for now).")
+            return None
+        out = {}
+        for k, v in feeds.items():
+            got, problem = read_number(v, f"feeds[{k!r:.40}]", 1.0, low=self.low, high=self.high)
+            if problem:
+                self._problems.append(problem + (" Pass low= and high= to widen the sliders."
+                                                 if "above" in problem or "below" in problem else ""))
+            out[str(k)] = float(got)
+        return out
 
     # ------------------------------------------------------------------ public actions (also the buttons)
     def start_over(self) -> None:
@@ -118,21 +146,31 @@ class SessionExplorer(CourseWidget):
             graph = self._build() if self._build is not None else self._initial_graph
             if not isinstance(graph, st.Graph):
                 raise TypeError(f"SessionExplorer needs a course_lib.static Graph (or a function that builds one); "
-                                f"got a {type(graph).__name__}")
+                                f"the build function returned {type(graph).__name__} {graph!r:.40}")
         except Exception as exc:  # noqa: BLE001 - shown in the widget
-            self.show_error(f"{type(exc).__name__}: {exc}")
+            self._start_error = f"{type(exc).__name__}: {exc}"
+            self.show_error(self._start_error)
             return
         self.graph = graph
         self.session = st.Session(graph)
         self._layouts.clear()
         fetch, feeds = self._initial
         names = self._fetchable()
+        problems = list(self._problems)
+        if fetch is not None and fetch not in names:
+            problems.append(f"fetch={fetch!r:.40} is not an operation of this graph: pass one of {', '.join(names)} "
+                            f"(the widget fetches {names[-1] if names else 'nothing'!r} for now).")
         fetch = fetch if fetch in names else (names[-1] if names else None)
         if feeds is None:
             feeds = {n: 1.0 for n in self._needed_placeholders(fetch)}
+        inputs = [n.name for n in self.graph.nodes if n.kind == "input"]
+        problems += [f"feeds: {k!r} is not a placeholder of this graph; its placeholders are "
+                     f"{', '.join(inputs) or 'none'}." for k in feeds if k not in inputs]
         self._make_feeds(feeds)
         self._set_options(names, fetch)
+        self._last_request = None
         self._run()
+        self.show_problems(problems)
 
     def set_fetch(self, name: str) -> None:
         """Fetch another node (the same as choosing it in the dropdown)."""
@@ -155,11 +193,15 @@ class SessionExplorer(CourseWidget):
                                     f"{', '.join(self._feeds) or 'none'}")
                     continue
                 box, slider = self._feeds[k]
-                try:
-                    slider.value = float(np.clip(float(v), slider.min, slider.max))
-                except (TypeError, ValueError):
-                    problems.append(f"{k} must be a number, got {v!r}")
+                got, problem = read_number(v, k, slider.value, low=slider.min, high=slider.max)
+                if problem and ("above" in problem or "below" in problem):
+                    problems.append(f"{problem} The slider goes from {slider.min:g} to {slider.max:g}.")
+                elif problem:
+                    finite = " finite" if "finite" in problem else ""
+                    problems.append(f"{k} must be a{finite} number, got {v!r:.40}: pass a number, like {k}=1.5 "
+                                    f"(nothing was fed to {k}).")
                     continue
+                slider.value = float(got)
                 box.value = True
         self._run()
         if problems:

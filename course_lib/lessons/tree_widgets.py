@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..widgets.base import CourseWidget, esc, guarded, message_html
+from ..widgets.base import CourseWidget, esc, guarded, message_html, read_number
 from ..widgets.base import ipywidgets as W
 from . import fold, tree_rnn, trees
 
@@ -44,6 +44,12 @@ class TreeExplorer(CourseWidget):
     def __init__(self, text: str = "((the cat) (sat (on (the mat))))", *, net: tree_rnn.TreeRNN | None = None,
                  view: str = VIEWS[0], theme: str | render.Theme | None = None) -> None:
         super().__init__(theme=theme)
+        if net is not None and not isinstance(net, tree_rnn.TreeRNN):
+            raise TypeError(f"TreeExplorer's net must be a tree_rnn.TreeRNN (e.g. tree_rnn.TreeRNN()), or None for the "
+                            f"course's own; got {type(net).__name__} {net!r:.40}")
+        view_problem = "" if isinstance(view, str) and view in VIEWS else (
+            f"view={view!r:.40} is not a view of this widget: pass one of {', '.join(map(repr, VIEWS))} (the widget "
+            f"draws {VIEWS[0]!r} for now).")
         self.net = net or tree_rnn.TreeRNN()
         self.cache = tree_rnn.ShapeCache(self.net)
         self.tree: trees.Tree | None = None
@@ -66,6 +72,8 @@ class TreeExplorer(CourseWidget):
         self.text.observe(self._on_text, "value")
         self.view.observe(self._on_view, "value")
         self.set_text(text)
+        if view_problem:
+            self.show_error(view_problem + (f"\n{self.error}" if self.error else ""))
 
     def __repr__(self) -> str:
         if self.tree is None:
@@ -77,7 +85,8 @@ class TreeExplorer(CourseWidget):
     def set_text(self, text: Any) -> None:
         """Type ``text`` and press Enter (what a student does), from code."""
         if not isinstance(text, str):
-            self.error = f"a tree is text like '((the cat) sat)', got a {type(text).__name__}"
+            self.error = (f"a tree is text like '((the cat) sat)', got {type(text).__name__} {text!r:.40}: pass the "
+                          "tree in quotes")
             self.show_error(self.error)
             return
         if self.text.value == text:
@@ -150,6 +159,17 @@ class BatchingExplorer(CourseWidget):
                  max_words: int = 8, theme: str | render.Theme | None = None) -> None:
         super().__init__(theme=theme)
         self._prefix = f"be{next(_ids)}"
+        problems: list[str] = []
+
+        def read(value: Any, name: str, default: int, low: int, high: int) -> int:
+            got, problem = read_number(value, name, default, whole=True, low=low, high=high)
+            problems.append(problem)
+            return int(got)
+
+        max_trees, max_words = read(max_trees, "max_trees", 40, 1, 200), read(max_words, "max_words", 8, 1, 20)
+        trees = read(trees, "trees", min(4, max_trees), 1, max_trees)
+        words = read(words, "words", min(5, max_words), 1, max_words)
+        seed = read(seed, "seed", 0, 0, 20)
         style = {"description_width": "150px"}
         lay = W.Layout(width="min(100%, 520px)", height="36px")
         self.n_trees = W.IntSlider(value=int(np.clip(trees, 1, max_trees)), min=1, max=max_trees,
@@ -166,6 +186,7 @@ class BatchingExplorer(CourseWidget):
             s.observe(self._on_change, "value")
         self.children = [self.n_trees, self.n_words, self.seed, self.message, self.table, self.picture]
         self._update()
+        self.show_problems(problems)
 
     def __repr__(self) -> str:
         c = self.counts

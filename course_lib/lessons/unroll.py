@@ -16,12 +16,13 @@ from typing import Any
 
 from .. import render
 from .. import to_graph as _to_graph
-from ..widgets.base import CourseWidget, guarded
+from ..widgets.base import CourseWidget, guarded, read_number
 from ..widgets.base import ipywidgets as W
 
 __all__ = ["UnrollExplorer", "loop_graphs"]
 
 _ids = itertools.count(1)
+MAX_N = 50  # the largest slider: 50 unrolled steps are 200 ops, already too many to read
 
 
 def loop_graphs(unrolled: Any, looped: Any, n: int) -> tuple[Any, Any]:
@@ -42,10 +43,17 @@ class UnrollExplorer(CourseWidget):
 
     def __init__(self, unrolled: Any, looped: Any, n: int = 3, max_n: int = 10, *,
                  theme: str | render.Theme | None = None) -> None:
+        for name, fn in (("unrolled", unrolled), ("looped", looped)):
+            if not callable(getattr(fn, "get_concrete_function", None)):
+                raise TypeError(f"UnrollExplorer's {name} must be a tf.function (decorate the loop with @tf.function): "
+                                f"unrolled(x, n) loops over Python range(n), looped(x, n) over tf.range(n); got "
+                                f"{type(fn).__name__} {fn!r:.40}")
         super().__init__(theme=theme)
         self.unrolled, self.looped = unrolled, looped
         self._prefix = f"ue{next(_ids)}"
-        self.slider = W.IntSlider(value=max(1, min(int(n), max_n)), min=1, max=max_n, description="loop steps n",
+        max_n, max_problem = read_number(max_n, "max_n", 10, whole=True, low=1, high=MAX_N)
+        n, n_problem = read_number(n, "n", min(3, max_n), whole=True, low=1, high=max_n)
+        self.slider = W.IntSlider(value=int(n), min=1, max=int(max_n), description="loop steps n",
                                   style={"description_width": "110px"},
                                   layout=W.Layout(width="min(100%, 520px)", height="36px"))
         self.summary = W.HTML("")
@@ -60,7 +68,8 @@ class UnrollExplorer(CourseWidget):
                        layout=W.Layout(width="100%", gap="12px"))
         self.children = [self.slider, self.message, self.summary, panes]
         self.slider.observe(self._on_change, "value")
-        self._update()
+        self._on_change({})  # guarded: a loop that fails to trace is shown in the message box
+        self.show_problems([max_problem, n_problem])
 
     def __repr__(self) -> str:
         return f"UnrollExplorer(n = {self.slider.value}: Python range {self.counts[0]} ops, tf.range {self.counts[1]} ops)"

@@ -41,7 +41,7 @@ else:
     IMPORT_ERROR = None
 
 __all__ = ["MESSAGE_KINDS", "CourseWidget", "Sizes", "esc", "guarded", "ipywidgets", "message_html", "quietly",
-           "require_ipywidgets"]
+           "read_number", "read_range", "require_ipywidgets"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -137,6 +137,60 @@ def guarded(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _wanted(whole: bool, low: float | None, high: float | None) -> str:
+    kind = "a whole number" if whole else "a number"
+    if low is not None and high is not None:
+        return f"{kind} from {low:g} to {high:g}"
+    if low is not None:
+        return f"{kind} of at least {low:g}"
+    return kind if high is None else f"{kind} of at most {high:g}"
+
+
+def read_number(value: Any, name: str, default: float, *, whole: bool = False, low: float | None = None,
+                high: float | None = None) -> tuple[Any, str]:
+    """A widget argument read as a number: ``(the number to use, the problem in words or "")``.
+
+    Not a number (text, None, True), NaN or inf: the default is used. Out of ``[low, high]``: the nearest end is
+    used, as a slider would. A fraction where a whole number is wanted: rounded down. Each says so, and what to pass.
+
+    >>> read_number("abc", "spread", 3, whole=True, low=0, high=5)
+    (3, "spread='abc' is not a number: pass a whole number from 0 to 5 (the widget uses 3 for now).")
+    >>> read_number(9, "spread", 3, whole=True, low=0, high=5)[0]
+    5
+    """
+    wanted = _wanted(whole, low, high)
+    cast = int if whole else float
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return default, f"{name}={value!r:.60} is not a number: pass {wanted} (the widget uses {default:g} for now)."
+    if not np.isfinite(value):
+        return default, (f"{name}={value!r} is not a finite number: pass {wanted} "
+                         f"(the widget uses {default:g} for now).")
+    got, problem = cast(value), ""
+    if whole and got != value:
+        problem = f"{name}={value!r} is not a whole number: pass {wanted} (the widget uses {got} for now)."
+    if low is not None and got < low:
+        got, problem = cast(low), f"{name}={value!r} is below {low:g}: pass {wanted} (the widget uses {low:g})."
+    elif high is not None and got > high:
+        got, problem = cast(high), f"{name}={value!r} is above {high:g}: pass {wanted} (the widget uses {high:g})."
+    return got, problem
+
+
+def read_range(low: Any, high: Any, default: tuple[float, float]) -> tuple[float, float, str]:
+    """A slider range ``low``, ``high`` read as two finite numbers with low < high: ``(low, high, problem)``.
+
+    >>> read_range(5, 1, (-3.0, 3.0))[2]
+    'low=5 is not below high=1: pass low < high (the sliders go from -3 to 3 for now).'
+    """
+    lo, p1 = read_number(low, "low", default[0])
+    hi, p2 = read_number(high, "high", default[1])
+    if p1 or p2:
+        return default[0], default[1], " ".join(p for p in (p1, p2) if p)
+    if not lo < hi:
+        return default[0], default[1], (f"low={low!r} is not below high={high!r}: pass low < high (the sliders go "
+                                        f"from {default[0]:g} to {default[1]:g} for now).")
+    return lo, hi, ""
+
+
 def quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call with numpy's overflow / division warnings silenced: a widget shows inf and nan in the graph instead
     of printing a RuntimeWarning under the cell."""
@@ -170,6 +224,12 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
 
     def show_error(self, text: str) -> None:
         self.show_message(text, "error")
+
+    def show_problems(self, problems: list[str]) -> None:
+        """Show the argument problems found while building the widget (nothing when the list is empty)."""
+        found = [p for p in problems if p]
+        if found:
+            self.show_error("\n".join(found))
 
     def show_note(self, text: str) -> None:
         self.show_message(text, "note")

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 from .. import render
 from .. import trace as tr
 from ..graph import short_value
-from .base import CourseWidget, Sizes, esc, guarded, message_html, quietly, require_ipywidgets
+from .base import CourseWidget, Sizes, esc, guarded, message_html, quietly, read_number, read_range, require_ipywidgets
 from .side_by_side import share_width
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "named_slider"]
@@ -112,8 +113,16 @@ class ExpressionExplorer(_TwoGraphs):
                  theme: str | render.Theme | None = None, low: float = -5.0, high: float = 5.0) -> None:
         super().__init__(theme=theme)
         W = require_ipywidgets()
-        self.low, self.high = (float(low), float(high)) if low < high else (-5.0, 5.0)
-        self._start_values = dict(values or {})
+        self.low, self.high, range_problem = read_range(low, high, (-5.0, 5.0))
+        self._problems = [range_problem]
+        self._start_values: dict[str, float] = {}
+        if values is not None and not isinstance(values, dict):
+            self._problems.append(f"values={values!r:.60} is not a dict: pass each variable's starting value, like "
+                                  "values={'x': 2.0} (the sliders start at 1 for now).")
+        for k, v in (values or {}).items() if isinstance(values, dict) else ():
+            got, problem = read_number(v, f"values[{k!r:.40}]", 1.0, low=self.low, high=self.high)
+            self._problems.append(problem)
+            self._start_values[str(k)] = float(got)
         self.expression: Any = None
         self.sliders: dict[str, Any] = {}
         self.text = W.Text(value="", description="f =", continuous_update=False, placeholder="e.g. sin(x*w + 1)",
@@ -128,6 +137,8 @@ class ExpressionExplorer(_TwoGraphs):
         self.children = [help_, self.text, self.message, self.slider_box, self.results, self.graphs, self.legend]
         self.text.observe(self._on_text, "value")
         self.set_text(text)
+        if any(self._problems):
+            self.show_problems(self._problems + [re.sub("<[^>]+>", "", self.message.value)])
 
     def __repr__(self) -> str:
         if self.expression is None:
@@ -255,14 +266,16 @@ class ControlFlowExplorer(_TwoGraphs):
         except (TypeError, ValueError) as exc:
             names = []
             self.show_error(f"cannot read the program's inputs: {exc}")
-        lo, hi = (float(low), float(high)) if low < high else (-3.0, 3.0)
+        lo, hi, range_problem = read_range(low, high, (-3.0, 3.0))
+        start, value_problem = read_number(value, "value", float(np.clip(1.0, lo, hi)), low=lo, high=hi)
         for name in names:
-            self.sliders[name] = value_slider(float(np.clip(value, lo, hi)), lo, hi)
+            self.sliders[name] = value_slider(float(start), lo, hi)
             self.sliders[name].observe(self._on_slider, "value")
         head = self.html(f"<b>{esc(self.name)}</b>: move the input and compare the two graphs", "heading")
         self.children = [head, W.VBox([named_slider(k, v, self.theme) for k, v in self.sliders.items()]),
                          self.message, self.summary, self.graphs, self.legend]
         self._update()
+        self.show_problems([range_problem, value_problem])
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{k} = {s.value:g}" for k, s in self.sliders.items()) or "no inputs"
@@ -273,16 +286,26 @@ class ControlFlowExplorer(_TwoGraphs):
         self._update()
 
     def set_input(self, **values: float) -> None:
-        """Move sliders from code (values outside the range are clipped to it, as a slider would)."""
+        """Move sliders from code (values outside the range are clipped to it, as a slider would, and said so)."""
+        problems = []
         for k, v in values.items():
             if k not in self.sliders:
-                self.show_error(f"{self.name} has no input {k!r}; its inputs are {', '.join(self.sliders) or 'none'}")
+                problems.append(f"{self.name} has no input {k!r}; its inputs are {', '.join(self.sliders) or 'none'}")
                 continue
             s = self.sliders[k]
-            try:
-                s.value = float(np.clip(float(v), s.min, s.max)) if np.isfinite(float(v)) else s.value
-            except (TypeError, ValueError):
-                self.show_error(f"{k} must be a number, got {v!r}")
+            got, problem = read_number(v, k, s.value, low=s.min, high=s.max)
+            if problem and ("above" in problem or "below" in problem):
+                problems.append(f"{problem} The slider goes from {s.min:g} to {s.max:g}.")
+            elif problem:
+                finite = " finite" if "finite" in problem else ""
+                problems.append(f"{k} must be a{finite} number, got {v!r:.40}: pass a number from {s.min:g} to "
+                                f"{s.max:g} ({k} stays {s.value:g}).")
+                continue
+            s.value = float(got)
+        if problems:
+            self.show_problems(problems)
+        else:
+            self.clear_message()  # a good value after a bad one: the old problem no longer holds
 
     def _update(self) -> None:
         values = {k: float(s.value) for k, s in self.sliders.items()}
