@@ -9,7 +9,7 @@ it with ``.venv/bin/python tools/run_notebooks.py notebooks/08_where_we_are_toda
 
 >>> len(CLAIMS) >= 15 and all(c.notebook.endswith(".ipynb") for c in CLAIMS)
 True
->>> by_key("A3.10").notebook
+>>> by_key("A3.12").notebook
 '07_recursive_networks.ipynb'
 """
 
@@ -21,10 +21,30 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CLAIMS", "Claim", "Ledger", "by_key", "check", "ledger", "notebooks", "verdict_cells"]
+__all__ = ["ATTRIBUTION", "CLAIMS", "QUESTION_URL", "REFERENCES", "Claim", "Ledger", "by_key", "check", "ledger",
+           "notebooks", "verdict_cells", "verdict_problems"]
 
 SOURCE = "Stack Overflow Q&A, “What is the difference of static Computational Graphs in tensorflow and dynamic " \
          "Computational Graphs in Pytorch?”"
+
+
+#: The question's address on Stack Overflow.
+QUESTION_URL = ("https://stackoverflow.com/questions/46154189/"
+                "what-is-the-difference-of-static-computational-graphs-in-tensorflow-and-dynamic")
+#: Answer 3's references, listed once in the course (on the start page).
+REFERENCES = (
+    "https://medium.com/towards-data-science/pytorch-vs-tensorflow-spotting-the-difference-25c75777377b",
+    "https://www.reddit.com/r/MachineLearning/comments/5w3q74/d_so_pytorch_vs_tensorflow_whats_the_verdict_on/",
+)
+#: The markdown cell every notebook opens with, right after its title (tests/test_prose.py checks it).
+ATTRIBUTION = (
+    "<small>**Where the quotes come from.** The Stack Overflow question [“What is the difference of static "
+    "Computational Graphs in tensorflow and dynamic Computational Graphs in Pytorch?”](" + QUESTION_URL + ") and "
+    "its three answers, by their authors named on that page (answers numbered as in the course's `qa/qa-en.txt`). "
+    "Posted in 2017, they are licensed [CC BY-SA 3.0](https://creativecommons.org/licenses/by-sa/3.0/) "
+    "([Stack Overflow's licensing](https://stackoverflow.com/help/licensing)). Text in quotation marks is their "
+    "exact words, spelling included; everything else is the course's own explanation.</small>"
+)
 
 
 @dataclass(frozen=True)
@@ -82,13 +102,33 @@ CLAIMS: tuple[Claim, ...] = (
           "torch.compile); compiling pays off after a measurable number of runs on a large graph, never on a tiny "
           "one. (Notebook 04 shows what the compiler does: it pruned 3 nodes, folded 2 and merged 1.)"),
     Claim("A1.5", "Answer 1",
-          "the underlying runtime will rerun some optimizations which can take extra time, perhaps 200usec. In "
-          "contrast, running an op in previously defined graph, or in numpy/PyTorch can be as low as 1 usec.",
-          "A graph change costs about 200 µs; one op costs about 1 µs.",
-          "05_the_cost_of_compiling.ipynb", "right for ops; a graph change now costs milliseconds",
-          "One numpy or PyTorch op still takes about a microsecond (numpy less), a TensorFlow eager op several. "
-          "Changing a TensorFlow 1 graph, retracing a tf.function or capturing with torch.compile costs milliseconds "
-          "to seconds: well above the 2017 figure (the table in notebook 05 has this machine's numbers)."),
+          "when you modify the graph in TensorFlow (by appending new computations using regular API, or removing "
+          "some computation using tf.contrib.graph_editor)",
+          "A graph is changed by appending ops with the normal API, or by removing some with tf.contrib.graph_editor.",
+          "02_define_then_run_tensorflow.ipynb", "appending still works; the removal tool is gone",
+          "Appending ops with the regular API works in TensorFlow 1 and in tf.compat.v1 today, even between runs. "
+          "tf.contrib, graph_editor with it, was removed in TensorFlow 2.0, and tf.Graph has no public method that "
+          "removes an op."),
+    Claim("A1.6", "Answer 1",
+          "It will serialize the graph, and then the underlying runtime will rerun some optimizations",
+          "A change is sent to the runtime as a serialized graph, then re-optimized.",
+          "05_the_cost_of_compiling.ipynb", "still what happens, for the new nodes",
+          "At the next Session.run the nodes added since the last run are copied into a GraphDef and sent to the "
+          "runtime (TF_ExtendGraph: the line the answer points at still runs). Optimizations (Grappler) rerun when "
+          "an executor is built, once per new combination of fetches and feeds, not on every edit."),
+    Claim("A1.7", "Answer 1",
+          "which can take extra time, perhaps 200usec",
+          "Extending the graph costs about 200 µs.",
+          "05_the_cost_of_compiling.ipynb", "the extension costs more than that here",
+          "Measured alone (extend, then run the old fetch), extending a TensorFlow 1 graph costs more than a steady "
+          "run, on a small graph and on one of 100 ops; notebook 05 prints this machine's figures next to the 2017 "
+          "one. Running the new node as well costs far more, because it builds a new executor: a separate cost."),
+    Claim("A1.8", "Answer 1",
+          "running an op in previously defined graph, or in numpy/PyTorch can be as low as 1 usec",
+          "One op costs about 1 µs, in a defined graph, in numpy or in PyTorch.",
+          "05_the_cost_of_compiling.ipynb", "still the right order of magnitude",
+          "One numpy or PyTorch op from Python still costs on the order of a microsecond, and one op of a steady "
+          "TensorFlow 1 run a few; a TensorFlow eager op costs more. Notebook 05 prints this machine's figures."),
     # ---------------------------------------------------------------- Answer 2
     Claim("A2.1", "Answer 2",
           "In tensorflow you first have to define the graph, then you execute it.",
@@ -121,13 +161,19 @@ CLAIMS: tuple[Claim, ...] = (
           "TensorFlow 1's while_loop wrote a back edge into its graph (TensorFlow 2's control flow keeps graphs "
           "acyclic); and TensorFlow's graph is the program, PyTorch's the autograd record of one run."),
     Claim("A3.2", "Answer 3",
+          "but they differ drastically on how you can define them.",
+          "The two frameworks differ most in how a graph is defined.",
+          "04_side_by_side.ipynb", "true of the two styles, no longer of the two frameworks",
+          "Define-then-run and define-by-run build the same graph at different moments (notebook 04 steps them side "
+          "by side). Today each framework offers both: eager by default, a graph on request."),
+    Claim("A3.3", "Answer 3",
           "TensorFlow follows ‘data as code and code is data’ idiom. In TensorFlow you define graph statically before "
           "a model can run.",
           "In TensorFlow the program is a data structure (the graph), built before anything runs.",
           "02_define_then_run_tensorflow.ipynb", "true, still how TensorFlow ships models",
           "The GraphDef was counted, written to disk, re-imported and run; SavedModel still stores the traced graphs "
           "of tf.functions as GraphDefs."),
-    Claim("A3.3", "Answer 3",
+    Claim("A3.4", "Answer 3",
           "All communication with outer world is performed via tf.Session object and tf.Placeholder which are tensors "
           "that will be substituted by external data at runtime.",
           "Data enters a TensorFlow graph only through placeholders, and results leave only through Session.run.",
@@ -135,34 +181,41 @@ CLAIMS: tuple[Claim, ...] = (
           "A little looser than it sounds even in TensorFlow 1 (any tensor can be fed or fetched; variables keep "
           "state between runs). TensorFlow 2 has no Session and no placeholder by default: a tf.function takes "
           "ordinary arguments."),
-    Claim("A3.4", "Answer 3",
+    Claim("A3.5", "Answer 3",
           "In PyTorch things are way more imperative and dynamic: you can define, change and execute nodes as you "
           "go, no special session interfaces or placeholders.",
           "PyTorch runs each operation as the Python line runs; no session, no placeholders.",
           "03_define_by_run_pytorch.ipynb", "true, and no longer PyTorch's alone",
           "PyTorch computes each line at once and its graph grows node by node; TensorFlow 2 made the same choice "
           "(eager by default; Session and placeholder survive only in tf.compat.v1)."),
-    Claim("A3.5", "Answer 3",
+    Claim("A3.6", "Answer 3",
           "the framework is more tightly integrated with Python language and feels more native most of the times.",
           "PyTorch code is plain Python: print, breakpoints, if and while just work.",
           "03_define_by_run_pytorch.ipynb", "true for eager code",
           "print, breakpoint(), if and while behave as in any Python program. The fine print returns with graphs: a "
           "tf.function stops once while tracing and sees symbols; inside torch.compile a print splits the graph."),
-    Claim("A3.6", "Answer 3",
+    Claim("A3.7", "Answer 3",
           "When you write in TensorFlow sometimes you feel that your model is behind a brick wall with several tiny "
           "holes to communicate over.",
           "A TensorFlow model is hard to look into: only fetches and feeds get through.",
           "04_side_by_side.ipynb", "still true inside a graph",
           "In both frameworks: inside a tf.function Python ran once (1 of 3 calls); inside torch.compile a print broke "
           "the graph in two. Outside them there is no wall any more."),
-    Claim("A3.7", "Answer 3",
+    Claim("A3.8", "Answer 3",
           "Anyways, this still sounds like a matter of taste more or less.",
           "Which style you prefer is a matter of taste.",
           "04_side_by_side.ipynb", "partly",
           "Each style makes different tasks easy, which is not taste. What became a choice is the style per function: "
           "both frameworks start define-by-run and opt into a graph (tf.function; torch.compile, torch.export). What "
           "remains taste: AutoGraph's rules against Dynamo's guards, Keras against nn.Module."),
-    Claim("A3.8", "Answer 3",
+    Claim("A3.9", "Answer 3",
+          "those approaches differ not only in a software engineering perspective: there are several dynamic neural "
+          "network architectures that can benefit from the dynamic approach.",
+          "The choice matters for models whose shape depends on the data, not only for convenience.",
+          "06_variable_length_sequences.ipynb", "true",
+          "Sequences of different lengths (notebook 06) and trees (notebook 07) change the graph's shape with every "
+          "input; a static graph needs padding, a loop inside the graph or one trace per shape."),
+    Claim("A3.10", "Answer 3",
           "Recall RNNs: with static graphs, the input sequence length will stay constant. This means that if you "
           "develop a sentiment analysis model for English sentences you must fix the sentence length to some maximum "
           "value and pad all smaller sequences with zeros.",
@@ -173,7 +226,7 @@ CLAIMS: tuple[Claim, ...] = (
           "tf.RaggedTensor with an input_signature runs sentences of every length, unpadded, in one trace. Padding "
           "within a batch remains common in both frameworks because batching is fast, and the zeros need a mask or "
           "lengths (pack_padded_sequence) to leave the results unchanged."),
-    Claim("A3.9", "Answer 3",
+    Claim("A3.11", "Answer 3",
           "And you will get more problems in the domain of recursive RNNs and tree-RNNs.",
           "Networks shaped like a parse tree are harder still for static graphs.",
           "07_recursive_networks.ipynb", "still true of static graphs",
@@ -181,15 +234,19 @@ CLAIMS: tuple[Claim, ...] = (
           "new tree shape, tf.function retraces for every new nesting of its input, and a tf.function whose recursion "
           "depends on a tensor cannot be traced at all (StagingError: RecursionError while tracing). Define-by-run, "
           "in our engine, in PyTorch and in TensorFlow 2's eager mode, just follows each tree."),
-    Claim("A3.10", "Answer 3",
-          "Currently Tensorflow has limited support for dynamic inputs via Tensorflow Fold. PyTorch has it "
-          "by-default.",
-          "TensorFlow handles tree-shaped inputs only through TensorFlow Fold; PyTorch handles them natively.",
-          "07_recursive_networks.ipynb", "TensorFlow half outdated",
-          "The PyTorch half still holds. The TensorFlow half is history: Fold's last release targeted TensorFlow 1.0, "
-          "its repository is archived and it was never ported to TensorFlow 2, whose default eager mode runs a "
+    Claim("A3.12", "Answer 3",
+          "Currently Tensorflow has limited support for dynamic inputs via Tensorflow Fold.",
+          "TensorFlow handles tree-shaped inputs only through TensorFlow Fold.",
+          "07_recursive_networks.ipynb", "history",
+          "Fold's last release targeted TensorFlow 1.0, its repository is archived, its README says it is not an "
+          "official Google product, and it was never ported to TensorFlow 2, whose default eager mode runs a "
           "recursive tree-RNN as plainly as PyTorch. Fold's idea lives on: batching the nodes of equal depth across "
           "50 trees of 8 words ran 57 ops instead of 1,400."),
+    Claim("A3.13", "Answer 3",
+          "PyTorch has it by-default.",
+          "PyTorch handles dynamic inputs natively.",
+          "07_recursive_networks.ipynb", "still true",
+          "A PyTorch tree-RNN is plain recursion over each tree; every run records the graph of that tree."),
 )
 
 
@@ -242,6 +299,38 @@ def check(notebook_dir: str | Path) -> list[str]:
             early = [c.key for c in mine if c.verdict or c.status]
             if early:
                 problems.append(f"{name} does not exist, yet claims {', '.join(early)} have verdicts")
+    return problems
+
+
+def verdict_problems(path: str | Path) -> list[str]:
+    """A notebook's Verdict tables against this ledger: every row names a claim (``| A1.7 ...``) and opens its
+    verdict with that claim's status in bold, and every claim this ledger gives the notebook has a row."""
+    from .prose import verdict_rows
+
+    def norm(s: str) -> str:
+        return " ".join(s.replace("`", "").lower().split()).rstrip(".:;, ")
+
+    path = Path(path)
+    problems, seen = [], set()
+    for text in verdict_cells(path):
+        for key, status, row in verdict_rows(text):
+            if key is None:
+                problems.append(f"{path.name}: a Verdict row names no claim (start it with its key, e.g. A1.2): "
+                                f"{row[:60]}")
+                continue
+            try:
+                claim = by_key(key)
+            except KeyError:
+                problems.append(f"{path.name}: {key} is not a claim of the ledger")
+                continue
+            seen.add(key)
+            if status is None or norm(status) != norm(claim.status or ""):
+                problems.append(f"{path.name}: {key}'s verdict is **{status}** here but "
+                                f"'{claim.status}' in the ledger (course_lib/lessons/claims.py)")
+    for claim in CLAIMS:
+        if claim.notebook == path.name and claim.key not in seen:
+            problems.append(f"{path.name}: the ledger gives {claim.key} to this notebook, but its Verdict table has "
+                            "no row for it")
     return problems
 
 

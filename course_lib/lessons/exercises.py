@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["NOT_ANSWERED", "Checker", "Exercise", "Result", "count_is", "names", "number", "same", "whole_number"]
+__all__ = ["NOT_ANSWERED", "Checker", "Exercise", "Result", "choice", "count_is", "names", "number", "same",
+           "whole_number"]
 
 NOT_ANSWERED = ...
 
@@ -189,5 +190,28 @@ def count_is(truth: Callable[[], float], unit: str, explain: str | Callable[[flo
         if same(given, value):
             return True, explain(value) if callable(explain) else explain
         return False, f"{answer} is not it"
+
+    return check
+
+
+def choice(options: dict[str, str], right: str | Callable[[], str], why: dict[str, str]) -> Checker:
+    """A checker for a decision or a prediction *with its reason*: each option (``"a"``, ``"b"``...) states a
+    prediction and the reason for it, so picking the option picks the reason. ``right`` is the letter, or a
+    function that computes it when the answer is checked (from a live run, so the check agrees with what the
+    student saw); ``why`` says, for each option, what is right or wrong about it, shown after any answer.
+
+    >>> check = choice({"a": "1 trace: shapes do not matter", "b": "2 traces: a new shape is a new signature"},
+    ...                "b", {"a": "a tensor's shape is part of the signature", "b": "one trace per signature"})
+    >>> check("B"), check("a"), check("c")
+    ((True, 'b: one trace per signature'), (False, "a: a tensor's shape is part of the signature"), (False, 'answer with one letter among a, b'))
+    """
+    letters = ", ".join(options)
+
+    def check(answer: Any) -> tuple[bool, str]:
+        given = answer.strip().lower().rstrip(")") if isinstance(answer, str) else None
+        if given not in options:
+            return False, f"answer with one letter among {letters}"
+        truth = right() if callable(right) else right
+        return given == truth, f"{given}: {why.get(given, options[given])}"
 
     return check
