@@ -122,8 +122,9 @@ def test_a_verdict_that_differs_from_the_ledger_is_reported(tmp_path: Path) -> N
     rows = [f"| {c.key} x | §1 | **{'Still true' if c is claim else c.status.capitalize()}.** Why. |" for c in mine]
     table = "## Verdict\n\n| Claim | In | Verdict |\n| --- | --- | --- |\n" + "\n".join(rows)
     problems = claims.verdict_problems(planted(tmp_path, claim.notebook, table))
-    assert problems == [f"{claim.notebook}: A2.2's verdict is **Still true.** here but '{claim.status}' in the "
-                        "ledger (course_lib/lessons/claims.py)"]
+    expected = (f"{claim.notebook}: A2.2's verdict is **Still true.** here but '{claim.status}' in the "
+                "ledger (course_lib/lessons/claims.py)")
+    assert problems == [expected]
 
 
 def test_a_verdict_row_without_a_key_and_a_missing_claim_are_reported(tmp_path: Path) -> None:

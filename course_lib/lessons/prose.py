@@ -166,8 +166,9 @@ def unquoted(markdown: str, qa_text: str) -> list[str]:
 def notebook_problems(path: str, qa_text: str) -> list[str]:
     """Rules 1 and 2 over every markdown cell of a notebook file: one line per problem, empty when clean."""
     import json
+    from pathlib import Path
 
-    nb = json.loads(open(path, encoding="utf-8").read())
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
     problems = []
     for i, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "markdown":
