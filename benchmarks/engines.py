@@ -117,7 +117,9 @@ def static_vector_per_node(cfg: Config) -> float:
     return cfg.time(lambda: sess.run(y, feeds)) / cfg.n
 
 
-def tf1_costs(cfg: Config) -> tuple[float, float]:
+def tf1_costs(cfg: Config) -> tuple[float, float, float]:
+    """A steady TF1 run, then Answer 1's cost (add a node, re-run the old fetch: the extension alone), then add a
+    node and run it (the extension plus a new executor)."""
     import tensorflow as tf
 
     g = tf.Graph()
@@ -130,13 +132,19 @@ def tf1_costs(cfg: Config) -> tuple[float, float]:
     feeds = {x: 0.3, c: 0.2}
     steady = cfg.time(lambda: sess.run(y, feeds))
 
-    def add_node_and_run() -> None:
+    def extend_only() -> None:
+        with g.as_default():
+            tf.sin(y)
+        sess.run(y, feeds)
+
+    def extend_and_new_fetch() -> None:
         with g.as_default():
             z = tf.sin(y)
         sess.run(z, feeds)
 
-    change = cfg.time(add_node_and_run, number=10)
-    return steady, change
+    extend = cfg.time(extend_only, number=10)
+    change = cfg.time(extend_and_new_fetch, number=10)
+    return steady, extend, change
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -152,7 +160,7 @@ def main(argv: list[str] | None = None) -> None:
     torch_op = torch_per_op(cfg)
     st_node, compile_time, recompile = static_costs(cfg)
     st_vec = static_vector_per_node(cfg)
-    tf_steady, tf_change = tf1_costs(cfg)
+    tf_steady, tf_extend, tf_change = tf1_costs(cfg)
     rows = [
         ("numpy, per op", np_op),
         ("torch eager (requires_grad), per op", torch_op),
@@ -162,7 +170,8 @@ def main(argv: list[str] | None = None) -> None:
         (f"static compile of a {n}-node graph", compile_time),
         ("static: add one node + recompile + run", recompile),
         (f"TF1 Session.run steady ({n}-node graph)", tf_steady),
-        ("TF1: add one node + run", tf_change),
+        ("TF1: extend only (old fetch)", tf_extend),
+        ("TF1: extend + new fetch", tf_change),
     ]
     width = max(len(r[0]) for r in rows)
     for name, sec in rows:
@@ -172,7 +181,7 @@ def main(argv: list[str] | None = None) -> None:
         ("static per node (≤ 1 µs)", st_node * 1e6, 1.0, "µs"),
         ("static / dynamic per op (≤ 0.3)", st_node / dy_op, 0.3, "×"),
         ("dynamic / torch eager per op (≤ 2)", dy_op / torch_op, 2.0, "×"),
-        ("our recompile / TF1 add-a-node (≤ 0.25)", recompile / tf_change, 0.25, "×"),
+        ("our recompile / TF1 extend + new fetch (≤ 0.25)", recompile / tf_change, 0.25, "×"),
     ]
     for name, value, target, unit in checks:
         verdict = "(smoke run: not judged)" if cfg.smoke else f"{'meets' if value <= target else 'MISSES'} target"

@@ -116,10 +116,22 @@ def test_tf_function_traces_once_then_once_per_new_shape() -> None:
 
 def test_tf1_graph_grows_by_one_op_per_edit() -> None:
     pytest.importorskip("tensorflow")
-    r = cc.tf1_costs(n=20, repeat=2)
+    r = cc.tf1_costs(n=20, repeat=2, number=3)
     assert r.ops_before == 20 + 3
-    assert r.ops_after - r.ops_before == r.edits == 1 + 2 * 4
-    assert r.new_fetches == 2 * 4 + 1  # repeat × number (4) + warm-up
+    # two measurements add nodes (extend only, extend + new fetch): each warm-up call and 2 × 3 timed calls
+    assert r.ops_after - r.ops_before == r.edits == 2 * (1 + 2 * 3)
+    assert r.new_fetches == 2 * 3 + 1  # repeat × number + warm-up
+    assert {m.number for m in (r.extend_only_s, r.new_fetch_s, r.extend_and_new_fetch_s)} == {3}
+    rows = repr(r.table())
+    assert all(label in rows for label in cc.LABELS.values())
+
+
+def test_tf1_costs_on_a_small_graph_have_enough_new_requests() -> None:
+    pytest.importorskip("tensorflow")
+    r = cc.tf1_costs(n=2, repeat=5, number=4)  # 21 requests never run before, from a graph of 2 ops
+    assert r.new_fetches == 21
+    with pytest.raises(ValueError, match="at least 2 ops"):
+        cc.tf1_costs(n=1)
 
 
 def test_torch_compile_captures_once_then_once_more_for_a_dynamic_shape() -> None:
@@ -162,11 +174,21 @@ def test_static_engine_is_define_then_run() -> None:
 def test_then_and_now_verdicts_follow_the_2017_figures() -> None:
     m = lambda s: Measurement(s, s, s, 1, 1)
     table = cc.then_and_now(per_op={"numpy": m(0.5e-6), "PyTorch eager": m(4e-6), "TensorFlow eager": m(30e-6)})
-    assert [row[-1] for row in table.rows] == ["holds: about 1 µs", "same order: a few µs", "no: well above 1 µs"]
+    assert [row[-1] for row in table.rows] == ["holds: about 1 µs", "same order: a few µs"]  # TF eager: no 2017 row
+    assert verdicts.op_verdict(30e-6) == "no: well above 1 µs"
     assert verdicts.change_verdict(50e-6) == "cheaper than 200 µs"
     assert verdicts.change_verdict(250e-6) == "holds: about 200 µs"
     assert verdicts.change_verdict(3e-3) == "the penalty is larger today"
-    assert table.header[-1] == "verdict" and all(len(row) == 5 for row in table.rows)
+    assert table.header[-1] == "this run says" and all(len(row) == 5 for row in table.rows)
+
+
+def test_only_the_extension_is_set_against_the_2017_figure() -> None:
+    m = lambda s: Measurement(s, s, s, 1, 1)
+    tf1 = cc.TF1Costs(100, m(3e-4), m(2.6e-3), m(25e-3), m(32e-3), 103, 110, 7, 5)
+    rows = cc.then_and_now(tf1=tf1).rows
+    against_200 = [r for r in rows if r[1] == "perhaps 200 µs"]
+    assert [r[0] for r in against_200] == ["TF1, 100 ops: extend only (old fetch)"]
+    assert against_200[0][2:4] == ("2.6 ms", "13× the 2017 figure")
 
 
 def test_abandoned_captures_are_not_counted() -> None:

@@ -21,7 +21,7 @@ One idea per module:
 =====================  ==========================================================================================
 ``chains``             the workload: a chain of ``n`` ops in any ``ops``, :class:`StaticChain`, ``dynamic_chain``
 ``engines``            our static engine (compile once) vs our dynamic engine (record every run)
-``tf1``                a TF1 ``Session``: steady run, new fetch, graph edit
+``tf1``                a TF1 ``Session``: steady run; extend only, new fetch, extend + new fetch
 ``per_op``             one op run at once in numpy, PyTorch, TensorFlow and our dynamic engine
 ``tf_function``        ``tf.function``: first call, steady call, retrace
 ``torch_compile``      ``torch.compile``: capture, steady call, recompile
@@ -40,18 +40,19 @@ One idea per module:
 from __future__ import annotations
 
 from .chains import C, StaticChain, W, X, chain, chain_from, dynamic_chain
-from .engines import EngineCosts, engine_costs
+from .engines import EngineCosts, engine_costs, extension_recompiles
 from .payoff import BreakEven, break_even, break_even_experiment, plot_break_even
 from .per_op import per_op_costs, plot_per_op
 from .progress import Progress
 from .tables import Table, stamp_line
-from .tf1 import TF1Costs, tf1_costs
+from .tf1 import LABELS, TF1Costs, tf1_costs, tf1_table
 from .tf_function import TFFunctionCosts, tf_function_costs
 from .torch_compile import TorchCompileCosts, torch_compile_costs
 from .verdicts import CLAIMS_2017, then_and_now
 
 __all__ = [
     "CLAIMS_2017",
+    "LABELS",
     "BreakEven",
     "C",
     "EngineCosts",
@@ -69,11 +70,13 @@ __all__ = [
     "chain_from",
     "dynamic_chain",
     "engine_costs",
+    "extension_recompiles",
     "per_op_costs",
     "plot_break_even",
     "plot_per_op",
     "stamp_line",
     "tf1_costs",
+    "tf1_table",
     "tf_function_costs",
     "then_and_now",
     "torch_compile_costs",

@@ -18,7 +18,7 @@ from .payoff import break_even
 from .progress import Progress, ticker
 from .tables import Table, runs_text
 
-__all__ = ["EngineCosts", "engine_costs"]
+__all__ = ["EngineCosts", "engine_costs", "extension_recompiles"]
 
 
 @dataclass
@@ -75,3 +75,27 @@ def engine_costs(n: int = 100, repeat: int = 5, progress: Progress | None = None
     return EngineCosts(n, compile_s, static_run_s, dynamic_run_s, edit_s, runs, compiles_after_runs,
                        sc.edits, sc.session.compile_count, dynamic_nodes, StaticChain(min(n, 6)).compile_only()
                        .source(), dict(StaticChain(n).compile_only().report))
+
+
+def extension_recompiles(n: int = 6) -> dict[str, int]:
+    """Our engine's plan cache after an extension: add a node that the old fetch does not use, run the old fetch.
+
+    TensorFlow 1 keeps its executor for an old request after the graph is extended (it pays only the extension);
+    our session keys its plans on the graph's ``version``, so any change makes the next run of *any* request
+    compile again -- simpler, and dearer for graphs that grow while they run.
+
+    >>> extension_recompiles(4)
+    {'compiles before': 1, 'compiles after extend + old fetch': 2, 'compiles after one more run': 2}
+    """
+    from ... import static as st
+
+    sc = StaticChain(n)
+    sc.run()
+    before = sc.session.compile_count
+    with sc.graph.as_default():
+        st.sin(sc.y)  # a new node; the fetch stays sc.y
+    sc.run()
+    after = sc.session.compile_count
+    sc.run()
+    return {"compiles before": before, "compiles after extend + old fetch": after,
+            "compiles after one more run": sc.session.compile_count}
