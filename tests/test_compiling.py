@@ -200,3 +200,13 @@ def test_abandoned_captures_are_not_counted() -> None:
 
     capture = type("Capture", (), {"graphs": [FakeGraph(0), FakeGraph(4), FakeGraph(5)]})()
     assert [len(g.graph.nodes) for g in torch_compile.kept_graphs(capture)] == [4, 5]
+
+
+def test_one_op_of_a_tf1_run_is_read_on_the_largest_graph_only() -> None:
+    m = lambda s: Measurement(s, s, s, 1, 1)
+    small = cc.TF1Costs(2, m(4e-4), m(1e-3), m(2e-3), m(9e-3), 5, 12, 7, 5)
+    large = cc.TF1Costs(100, m(3e-4), m(2e-3), m(25e-3), m(32e-3), 103, 110, 7, 5)
+    rows = cc.then_and_now([small, large]).rows
+    assert [r[0] for r in rows] == ["TF1, 2 ops: extend only (old fetch)", "TF1, 100 ops: extend only (old fetch)",
+                                    "TF1, 100 ops: run an op in a previously defined graph"]
+    assert rows[-1][2] == "3 µs"  # the steady run of 300 µs shared by 100 ops

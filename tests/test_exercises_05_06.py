@@ -94,3 +94,15 @@ def test_packed_batch_sizes() -> None:
     assert ex.check([3, 3, 2, 1, 1]).ok
     assert "one number per time step" in ex.check([3, 2, 1]).message
     assert not ex.check([1, 1, 2, 3, 3]).ok
+
+
+def test_05_6_extension_choice_explains_every_option() -> None:
+    from course_lib.lessons import exercises_05
+
+    ex = exercises_05.extension_choice()
+    assert ex.check("b").ok
+    wrong = [k for k in exercises_05.EXTENSION_CHOICES if k != "b"]
+    for k in wrong:
+        result = ex.check(k)
+        assert result.ok is False and result.message.startswith(f"{k}: ")
+    assert ex.check("e").message.startswith("answer with one letter among a, b, c, d")

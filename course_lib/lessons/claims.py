@@ -82,17 +82,19 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("A1.2", "Answer 1",
           "TensorFlow has a \"compilation\" steps which incurs performance penalty every time you modify the graph.",
           "Changing a TensorFlow graph costs a recompilation.",
-          "05_the_cost_of_compiling.ipynb", "still true, and the step has grown",
-          "A TensorFlow 1 Session extends its graph and builds a new executor for every new request, and a modified "
-          "graph is always a new request. In TensorFlow 2 the same penalty is called retracing: one trace per new "
-          "input signature."),
+          "05_the_cost_of_compiling.ipynb", "still true, in every compiled mode",
+          "A TensorFlow 1 session pays at the next run after every change (the extension) and again for every "
+          "request it has never run (a new executor). Our engine recompiles every request after any change. In "
+          "TensorFlow 2 the penalty is a trace per new input signature; in PyTorch 2 a capture when torch.compile's "
+          "guards fail."),
     Claim("A1.3", "Answer 1",
           "TensorFlow optimal performance is achieved when you specify the computation once, and then flow new data "
           "through the same sequence of computations.",
           "Define once, run many times: that is when a static graph is fastest.",
           "05_the_cost_of_compiling.ipynb", "true of every compiled mode, in both frameworks",
-          "A steady run reuses the compiled graph (1 compile, 1 trace, 1 capture for thousands of calls). But compiled "
-          "is not automatically faster: for a 2-op function a tf.function call costs more than the eager ops."),
+          "A steady run reuses what was compiled (1 compile, 1 trace, 1 capture for many calls, counted). Compiled "
+          "is not automatically faster: notebook 05 prints, from each run, whether a compiled call of a two-op "
+          "function beat the eager ops."),
     Claim("A1.4", "Answer 1",
           "It's similar to interpreters vs. compilers -- the compilation step makes things faster, but also "
           "discourages people from modifying the program too often.",
@@ -119,16 +121,16 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("A1.7", "Answer 1",
           "which can take extra time, perhaps 200usec",
           "Extending the graph costs about 200 µs.",
-          "05_the_cost_of_compiling.ipynb", "the extension costs more than that here",
-          "Measured alone (extend, then run the old fetch), extending a TensorFlow 1 graph costs more than a steady "
-          "run, on a small graph and on one of 100 ops; notebook 05 prints this machine's figures next to the 2017 "
-          "one. Running the new node as well costs far more, because it builds a new executor: a separate cost."),
+          "05_the_cost_of_compiling.ipynb", "a real cost still, paid at the next run after a change",
+          "Measured alone (extend, then run a fetch that ran before) on a graph of 2 ops and one of 100, with its "
+          "ratio to the 2017 figure printed in notebook 05. A new executor (the first run of a new request) is a "
+          "different cost, measured beside it, and so are traces and captures."),
     Claim("A1.8", "Answer 1",
           "running an op in previously defined graph, or in numpy/PyTorch can be as low as 1 usec",
           "One op costs about 1 µs, in a defined graph, in numpy or in PyTorch.",
           "05_the_cost_of_compiling.ipynb", "still the right order of magnitude",
-          "One numpy or PyTorch op from Python still costs on the order of a microsecond, and one op of a steady "
-          "TensorFlow 1 run a few; a TensorFlow eager op costs more. Notebook 05 prints this machine's figures."),
+          "One op of numpy or PyTorch eager, and one op of a steady TensorFlow 1 run, printed in notebook 05 with "
+          "their ratios to the 2017 figure; a TensorFlow eager op costs more."),
     # ---------------------------------------------------------------- Answer 2
     Claim("A2.1", "Answer 2",
           "In tensorflow you first have to define the graph, then you execute it.",

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from .compiling import StaticChain, break_even
-from .exercises import Exercise, whole_number
+from .exercises import Exercise, choice, whole_number
 
-__all__ = ["BREAK_EVEN", "break_even_runs", "compile_scenario", "input_signature", "static_compiles",
-           "torch_graphs", "torch_scenario", "trace_count", "trace_scenario"]
+__all__ = ["BREAK_EVEN", "EXTENSION_CHOICES", "break_even_runs", "compile_scenario", "extension_choice",
+           "input_signature", "static_compiles", "torch_graphs", "torch_scenario", "trace_count", "trace_scenario"]
 
 #: 05.3's numbers (seconds): a tf.function's first call, its later calls, and the same function run eagerly.
 BREAK_EVEN = {"first call": 30e-3, "later call": 150e-6, "eager call": 2e-3}
@@ -177,3 +177,34 @@ def torch_graphs() -> Exercise:
     return Exercise("05.5", "How many graphs does torch.compile capture?", check,
                     hints=["the first call captures a graph for exactly the shape it saw",
                            "when a second shape arrives, Dynamo marks that dimension dynamic and recompiles once"])
+
+
+#: 05.6's options: what two runs of a TF1 Session pay after ``z = tf.sin(y)`` was added to a graph that ran ``y``.
+EXTENSION_CHOICES = {
+    "a": "neither pays anything extra: the graph only grew, and TensorFlow compiles a graph once",
+    "b": "the run of y pays the extension only (the new node is sent to the runtime, y's executor is kept); "
+         "the first run of z also builds a new executor for z",
+    "c": "both build new executors: any change to a TF1 graph throws away every executor",
+    "d": "the run of y pays nothing, since y did not change; the first run of z pays the extension and its executor",
+}
+
+
+@functools.cache
+def extension_choice() -> Exercise:
+    """05.6: a decision with its reason, on the three costs of section 4 (TensorFlow's own source decides it:
+    ``c_api.cc`` sends the nodes added since the last run at the start of *every* run; ``DirectSession`` keeps one
+    executor per request and an extension does not clear them)."""
+    why = {
+        "a": "the graph is not compiled once: each run after a change sends the new nodes, and each new request "
+             "builds an executor (section 4 measured both)",
+        "b": "the extension is paid by the first run after the change, whatever it fetches; an executor is built "
+             "once per new request and kept across extensions",
+        "c": "the session keeps its executors when the graph is extended: re-running an old fetch after an edit "
+             "cost far less than a new fetch in section 4",
+        "d": "the nodes added since the last run are sent at the start of the next run, whatever it fetches: "
+             "the run of y pays the extension",
+    }
+    return Exercise("05.6", "Which describes what the run of y and then the first run of z pay?",
+                    choice(EXTENSION_CHOICES, "b", why),
+                    hints=["which run comes first after the change? that one sends the new node",
+                           "is y's request new? is z's?"])

@@ -74,7 +74,7 @@ def _blockquotes(text: str) -> tuple[list[str], str]:
 
 
 def _sentences(text: str) -> list[str]:
-    return re.split(r"(?<=[.!?])\s+(?=[A-Z*(])|\n\s*\n|\n\s*[-*|]", text)
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z*(])|\n\s*\n|\n\s*(?:[-*+]\s|\|)", text)
 
 
 def typed_figures(markdown: str) -> list[str]:

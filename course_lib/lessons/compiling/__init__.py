@@ -48,7 +48,7 @@ from .tables import Table, stamp_line
 from .tf1 import LABELS, TF1Costs, tf1_costs, tf1_table
 from .tf_function import TFFunctionCosts, tf_function_costs
 from .torch_compile import TorchCompileCosts, torch_compile_costs
-from .verdicts import CLAIMS_2017, then_and_now
+from .verdicts import CLAIMS_2017, extension_vs_2017, then_and_now
 
 __all__ = [
     "CLAIMS_2017",
@@ -71,6 +71,7 @@ __all__ = [
     "dynamic_chain",
     "engine_costs",
     "extension_recompiles",
+    "extension_vs_2017",
     "per_op_costs",
     "plot_break_even",
     "plot_per_op",

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...measure import Measurement, fmt_seconds, measure
+from ...measure import Measurement, measure
 from .chains import StaticChain, dynamic_chain
 from .payoff import break_even
 from .progress import Progress, ticker
-from .tables import Table, runs_text
+from .tables import TIMED, Table, runs_text, timed
 
 __all__ = ["EngineCosts", "engine_costs", "extension_recompiles"]
 
@@ -39,13 +39,14 @@ class EngineCosts:
     plan_report: dict[str, int]
 
     def table(self) -> Table:
-        return Table([f"our engines, chain of {self.n} ops", "time"], [
-            ("static engine: compile the graph (once)", fmt_seconds(self.compile_s.median)),
-            ("static engine: one run of the compiled plan", fmt_seconds(self.static_run_s.median)),
-            ("dynamic engine: one run (records the graph again)", fmt_seconds(self.dynamic_run_s.median)),
-            ("static engine: add a node, recompile, run", fmt_seconds(self.edit_and_run_s.median)),
-            ("break-even: runs after which compiling pays",
-             runs_text(break_even(self.compile_s.median, self.static_run_s.median, self.dynamic_run_s.median))),
+        return Table([f"our engines, chain of {self.n} ops", *TIMED], [
+            timed("static engine: compile the graph (once)", self.compile_s),
+            timed("static engine: one run of the compiled plan", self.static_run_s),
+            timed("dynamic engine: one run (records the graph again)", self.dynamic_run_s),
+            timed("static engine: add a node, recompile, run", self.edit_and_run_s),
+            ("break-even: runs after which compiling pays (from medians)",
+             runs_text(break_even(self.compile_s.median, self.static_run_s.median, self.dynamic_run_s.median)),
+             "", ""),
         ])
 
 

@@ -12,6 +12,7 @@ With ``C`` the one-off compile, ``s`` one compiled run and ``e`` one eager run::
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -20,12 +21,12 @@ import numpy as np
 
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
-from ...measure import measure
+from ...measure import Measurement, fmt_seconds, measure
 from .chains import C, StaticChain, W, X, chain, dynamic_chain
 from .progress import Progress, ticker
 from .tables import Table, runs_text, stamp_line
 
-__all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "plot_break_even"]
+__all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "first_calls", "plot_break_even"]
 
 
 def break_even(compile_s: float, compiled_run_s: float, eager_run_s: float) -> int | None:
@@ -42,26 +43,61 @@ def break_even(compile_s: float, compiled_run_s: float, eager_run_s: float) -> i
     return max(1, math.ceil(compile_s / (eager_run_s - compiled_run_s) - 1e-12))
 
 
+def first_calls(make: Any, repeat: int) -> tuple[Measurement, list[Any]]:
+    """The first call of ``repeat`` fresh functions (``make()`` builds one), timed one by one: median and quartiles,
+    like every other timing of the course, and the functions (to count their traces or compiles afterwards)."""
+    fns, times = [], []
+    for _ in range(max(1, repeat)):
+        fn = make()
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+        fns.append(fn)
+    q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
+    return Measurement(statistics.median(times), q[0], q[2], len(times), 1), fns
+
+
 @dataclass
 class BreakEven:
-    """Cumulative costs for a small and a large graph: ``pairs[size][name] = (first call, later calls)``."""
+    """Cumulative costs for a small and a large graph: ``pairs[size][name] = (first call, later calls)``, both
+    medians; ``first_calls[size][name]`` the first calls' measurement with its spread."""
 
     sizes: dict[str, int]
     pairs: dict[str, dict[str, tuple[float, float]]]
     traces: dict[str, int]
+    first: dict[str, dict[str, Measurement]] | None = None
 
     def point(self, size: str, compiled: str, eager: str) -> int | None:
         c_first, c_run = self.pairs[size][compiled]
         _e_first, e_run = self.pairs[size][eager]
         return break_even(c_first - c_run, c_run, e_run)
 
+    def sentences(self) -> list[str]:
+        """What this run's medians say, pair by pair, in words computed from them (no verdict typed in advance)."""
+        out = []
+        for size in self.sizes:
+            for compiled, eager in PAIRS:
+                (c_first, c_run), (_, e_run) = self.pairs[size][compiled], self.pairs[size][eager]
+                head = f"{size} graph ({self.sizes[size]} ops), {compiled} vs {eager}:"
+                k = self.point(size, compiled, eager)
+                if k is None:
+                    out.append(f"{head} on this run compiling never pays, since a compiled run "
+                               f"({fmt_seconds(c_run)}) is not faster than an eager one ({fmt_seconds(e_run)}).")
+                else:
+                    out.append(f"{head} it pays after {k:,} runs: the compile step ({fmt_seconds(c_first - c_run)})"
+                               f" divided by what each run saves ({fmt_seconds(e_run - c_run)}).")
+        return out
+
     def table(self) -> Table:
         rows = []
         for size in self.sizes:
             for compiled, eager in PAIRS:
-                rows.append((f"{size} graph ({self.sizes[size]} ops): {compiled} vs {eager}",
+                m = (self.first or {}).get(size, {}).get(compiled)
+                first = f"{fmt_seconds(m.median)} ({fmt_seconds(m.low)}–{fmt_seconds(m.high)})" if m else "—"
+                rows.append((f"{size} graph ({self.sizes[size]} ops): {compiled} vs {eager}", first,
                              runs_text(self.point(size, compiled, eager))))
-        return Table(["after how many runs does compiling pay off?", "break-even"], rows)
+        return Table(["after how many runs does compiling pay off?", "first call: median (IQR)",
+                      "break-even (from medians)"], rows)
 
 
 PAIRS = (("tf.function", "TF eager"), ("our static engine", "our dynamic engine"))
@@ -70,13 +106,16 @@ PAIRS = (("tf.function", "TF eager"), ("our static engine", "our dynamic engine"
 def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, progress: Progress | None = None
                           ) -> BreakEven:
     """For a chain of ``small`` and of ``large`` ops: first and later calls of tf.function vs TF eager, and of
-    our static engine (compile + run) vs our dynamic engine. Each tf.function must trace exactly once."""
+    our static engine (compile + run) vs our dynamic engine. First calls are timed on ``repeat`` fresh functions
+    (median), later calls by :func:`~course_lib.measure.measure` (median). ``traces`` holds the most traces or
+    compiles any one compiled function made: 1 when each paid its compile step exactly once."""
     tf = load_tensorflow()
     tick = ticker(progress)
     xf, wf, cf = (tf.constant(v, dtype=tf.float64) for v in (X, W, C))
     sizes = {"small": int(small), "large": int(large)}
     pairs: dict[str, dict[str, tuple[float, float]]] = {}
     traces: dict[str, int] = {}
+    first: dict[str, dict[str, Measurement]] = {}
     with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
         tf.function(lambda: chain(tf.math, xf, wf, cf, 2))()  # warm-up: the first trace of a process costs extra
     StaticChain(2).run()
@@ -84,26 +123,25 @@ def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, pro
         def eager(n: int = n) -> Any:
             return chain(tf.math, xf, wf, cf, n)
 
-        fn = tf.function(eager)
         with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
-            t0 = time.perf_counter()
-            fn()
-            first = time.perf_counter() - t0
+            tf_first, fns = first_calls(lambda eager=eager: tf.function(eager), repeat)
+        fn = fns[-1]
         steady = measure(fn, repeat=repeat, budget=0.08).median
-        traces[f"tf.function, {size} graph"] = fn.experimental_get_tracing_count()
+        traces[f"tf.function, {size} graph"] = max(f.experimental_get_tracing_count() for f in fns)
         tick(f"{size}: eager")
         e = measure(eager, repeat=repeat, budget=0.08).median
-        sc = StaticChain(n)
-        t0 = time.perf_counter()
-        sc.run()
-        static_first = time.perf_counter() - t0
+        chains = [StaticChain(n) for _ in range(max(1, repeat))]
+        runs = iter([c.run for c in chains])
+        static_first, _ = first_calls(lambda runs=runs: next(runs), repeat)
+        sc = chains[-1]
         static_run = measure(sc.run, repeat=repeat, budget=0.08).median
-        traces[f"our static engine compiles, {size} graph"] = sc.session.compile_count
+        traces[f"our static engine compiles, {size} graph"] = max(c.session.compile_count for c in chains)
         d = measure(dynamic_chain(n), repeat=repeat, budget=0.08).median
-        pairs[size] = {"tf.function": (first, steady), "TF eager": (e, e),
-                       "our static engine": (static_first, static_run), "our dynamic engine": (d, d)}
+        first[size] = {"tf.function": tf_first, "our static engine": static_first}
+        pairs[size] = {"tf.function": (tf_first.median, steady), "TF eager": (e, e),
+                       "our static engine": (static_first.median, static_run), "our dynamic engine": (d, d)}
         tick(f"{size}: done")
-    return BreakEven(sizes, pairs, traces)
+    return BreakEven(sizes, pairs, traces, first)
 
 
 def plot_break_even(be: BreakEven, max_runs: int = 100_000) -> Any:

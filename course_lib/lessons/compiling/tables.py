@@ -14,9 +14,9 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-from ...measure import stamp
+from ...measure import Measurement, fmt_seconds, stamp
 
-__all__ = ["Table", "runs_text", "stamp_line"]
+__all__ = ["TIMED", "Table", "compare", "runs_text", "stamp_line", "timed"]
 
 
 def stamp_line() -> str:
@@ -49,6 +49,38 @@ class Table:
                  for row in [tuple(self.header)] + [tuple(map(str, r)) for r in self.rows]]
         return "\n".join(lines + [self.caption])
 
+
+
+def timed(label: str, m: Measurement) -> tuple[str, str, str, str]:
+    """A table row for one measurement: label, median, spread (interquartile range) and the calls timed.
+
+    >>> timed("one op", Measurement(1e-6, 0.9e-6, 1.2e-6, 5, 1000))
+    ('one op', '1 µs', '900 ns–1.2 µs', '5×1000')
+    """
+    return (label, fmt_seconds(m.median), f"{fmt_seconds(m.low)}–{fmt_seconds(m.high)}", f"{m.repeat}×{m.number}")
+
+
+def compare(name_a: str, a: Measurement, name_b: str, b: Measurement) -> str:
+    """A sentence comparing two measurements of this run: which is larger, by how much (ratio of medians), and
+    whether their spreads overlap (when they do, the order can change from run to run).
+
+    >>> m = lambda med, lo, hi: Measurement(med, lo, hi, 5, 10)
+    >>> compare("compiled", m(4e-4, 3.8e-4, 4.2e-4), "eager", m(6e-5, 5e-5, 7e-5))
+    'On this run, compiled cost more than eager: 6.7× (medians 400 µs and 60 µs; the spreads do not overlap).'
+    >>> compare("a", m(1e-6, 0.9e-6, 1.3e-6), "b", m(1.1e-6, 1e-6, 1.2e-6))[:60]
+    'On this run, a cost less than b: 0.91× (medians 1 µs and 1.1'
+    """
+    more = "more" if a.median > b.median else "less" if a.median < b.median else "as much as"
+    overlap = a.low <= b.high and b.low <= a.high
+    tail = ("the spreads overlap: the order can change from run to run" if overlap
+            else "the spreads do not overlap")
+    verb = f"cost {more} than" if more != "as much as" else "cost as much as"
+    return (f"On this run, {name_a} {verb} {name_b}: {a.median / b.median:.2g}× "
+            f"(medians {fmt_seconds(a.median)} and {fmt_seconds(b.median)}; {tail}).")
+
+
+#: The header of a table of :func:`timed` rows, after its title.
+TIMED = ["median", "spread (IQR)", "calls"]
 
 
 def runs_text(n: int | None) -> str:

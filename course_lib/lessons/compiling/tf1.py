@@ -23,10 +23,10 @@ import itertools
 from dataclasses import dataclass
 
 from ...adapters.loader import load_tensorflow
-from ...measure import Measurement, fmt_seconds, measure
+from ...measure import Measurement, measure
 from .chains import C, W, X, chain_from
 from .progress import Progress, ticker
-from .tables import Table
+from .tables import TIMED, Table, timed
 
 __all__ = ["LABELS", "TF1Costs", "tf1_costs", "tf1_table"]
 
@@ -65,18 +65,14 @@ class TF1Costs:
         return tf1_table([self])
 
 
-def _spread(m: Measurement) -> str:
-    return f"{fmt_seconds(m.low)}–{fmt_seconds(m.high)}"
-
-
 def tf1_table(costs: list[TF1Costs]) -> Table:
     """One row per measurement and graph size: median, spread (interquartile range), and calls timed."""
     rows = []
     for c in costs:
         for label, m in [("steady Session.run (same fetch, same graph)", c.steady_s)] + \
                         [(LABELS[k], c.cost(k)) for k in LABELS]:
-            rows.append((f"{c.n} ops", label, fmt_seconds(m.median), _spread(m), f"{m.repeat}×{m.number}"))
-    return Table(["graph", "TF1 Session", "median", "spread (IQR)", "calls"], rows)
+            rows.append((f"{c.n} ops", *timed(label, m)))
+    return Table(["graph", "TF1 Session", *TIMED], rows)
 
 
 def tf1_costs(n: int = 100, repeat: int = 5, number: int = 4, progress: Progress | None = None) -> TF1Costs:

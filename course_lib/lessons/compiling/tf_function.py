@@ -16,10 +16,10 @@ import numpy as np
 
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
-from ...measure import Measurement, fmt_seconds, measure
+from ...measure import Measurement, measure
 from .chains import X
 from .progress import Progress, ticker
-from .tables import Table
+from .tables import TIMED, Table, compare, timed
 
 __all__ = ["TFFunctionCosts", "from_samples", "tf_function_costs"]
 
@@ -36,12 +36,16 @@ class TFFunctionCosts:
     graph_ops: int
 
     def table(self) -> Table:
-        return Table(["tf.function(lambda x: tf.sin(x) * 2.0)", "time"], [
-            ("first call: trace the Python function into a graph, then run it", fmt_seconds(self.first_call_s.median)),
-            ("steady call: same input signature, graph reused", fmt_seconds(self.steady_s.median)),
-            ("call with a new shape: trace again (retrace)", fmt_seconds(self.retrace_s.median)),
-            ("the same two ops eagerly (no tf.function)", fmt_seconds(self.eager_s.median)),
+        return Table(["tf.function(lambda x: tf.sin(x) * 2.0)", *TIMED], [
+            timed("first call: trace the Python function into a graph, then run it", self.first_call_s),
+            timed("steady call: same input signature, graph reused", self.steady_s),
+            timed("call with a new shape: trace again (retrace)", self.retrace_s),
+            timed("the same two ops eagerly (no tf.function)", self.eager_s),
         ])
+
+    def steady_vs_eager(self) -> str:
+        """Which costs more for this two-op function, computed from this run's medians and spreads."""
+        return compare("a steady tf.function call", self.steady_s, "the two ops run eagerly", self.eager_s)
 
 
 def tf_function_costs(repeat: int = 5, progress: Progress | None = None) -> TFFunctionCosts:

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...adapters.loader import load_torch
-from ...measure import Measurement, fmt_seconds, measure
+from ...measure import Measurement, measure
 from .chains import X
 from .progress import Progress, ticker
-from .tables import Table
+from .tables import TIMED, Table, timed
+from .tf_function import from_samples
 
 __all__ = ["TorchCompileCosts", "kept_graphs", "torch_compile_costs"]
 
@@ -27,7 +28,7 @@ class TorchCompileCosts:
     fallback_reason: str | None
     first_call_s: Measurement
     steady_s: Measurement
-    recompile_s: float
+    recompile_s: Measurement
     eager_s: Measurement
     graphs: dict[str, int]
     fx_nodes: int
@@ -39,13 +40,12 @@ class TorchCompileCosts:
         return kept_graphs(self.capture)[0]
 
     def table(self) -> Table:
-        return Table([f"torch.compile(…, backend={self.backend!r})", "time"], [
-            ("first call: capture the graph (Dynamo)" + (", compile it (inductor)" if self.backend == "inductor"
-                                                         else ", no code generated"),
-             fmt_seconds(self.first_call_s.median)),
-            ("steady call: guards pass, the captured graph is reused", fmt_seconds(self.steady_s.median)),
-            ("call with a new shape: capture again (recompile)", fmt_seconds(self.recompile_s)),
-            ("the same function eagerly", fmt_seconds(self.eager_s.median)),
+        return Table([f"torch.compile(…, backend={self.backend!r})", *TIMED], [
+            timed("first call: capture the graph (Dynamo)" + (", compile it (inductor)" if self.backend == "inductor"
+                                                              else ", no code generated"), self.first_call_s),
+            timed("steady call: guards pass, the captured graph is reused", self.steady_s),
+            timed("call with a new shape: capture again (recompile)", self.recompile_s),
+            timed("the same function eagerly", self.eager_s),
         ])
 
 
@@ -63,28 +63,34 @@ def torch_compile_costs(inductor: bool = False, repeat: int = 5, progress: Progr
 
     x = torch.tensor(X, dtype=torch.float64)
     backend = "inductor" if inductor else "eager"
-    firsts = []
-    for _ in range(2 if not inductor else 1):  # the very first capture also warms Dynamo up: take two
+    firsts, recompiles = [], []
+    # a capture and a recompile happen once per fresh function: time `rounds` fresh ones (inductor: one, it is
+    # slow); the first round also warms Dynamo up and is not counted
+    rounds = 1 if inductor else max(2, repeat) + 1
+    for k in range(rounds):
         torch._dynamo.reset()
         t0 = time.perf_counter()
         cap = capture_compiled(small, x, backend=backend)
-        firsts.append(time.perf_counter() - t0)
-        tick("capture")
-    graphs = {"after the first call": len(kept_graphs(cap))}
-    steady = measure(lambda: cap.compiled(x), repeat=repeat, budget=0.1)
-    graphs["after many calls with the same input"] = len(kept_graphs(cap))
-    tick("recompile")
-    t0 = time.perf_counter()
-    cap.compiled(torch.ones(3, dtype=torch.float64))
-    recompile = time.perf_counter() - t0
+        first = time.perf_counter() - t0
+        if k == rounds - 1:  # the last round also counts graphs and times steady calls
+            graphs = {"after the first call": len(kept_graphs(cap))}
+            steady = measure(lambda cap=cap: cap.compiled(x), repeat=repeat, budget=0.1)
+            graphs["after many calls with the same input"] = len(kept_graphs(cap))
+        t0 = time.perf_counter()
+        cap.compiled(torch.ones(3, dtype=torch.float64))
+        again = time.perf_counter() - t0
+        if k or rounds == 1:
+            firsts.append(first)
+            recompiles.append(again)
+        tick("capture" if k < rounds - 1 else "recompile")
     graphs["after a new shape (3,)"] = len(kept_graphs(cap))
     for k in (4, 5):
         cap.compiled(torch.ones(k, dtype=torch.float64))
     graphs["after shapes (4,) and (5,)"] = len(kept_graphs(cap))
     eager = measure(lambda: small(x), repeat=repeat, budget=0.05)
     tick()
-    return TorchCompileCosts(cap.used, cap.fallback_reason, Measurement(firsts[-1], min(firsts), max(firsts),
-                             len(firsts), 1), steady, recompile, eager, graphs, len(kept_graphs(cap)[0].graph.nodes), cap)
+    return TorchCompileCosts(cap.used, cap.fallback_reason, from_samples(firsts), steady, from_samples(recompiles),
+                             eager, graphs, len(kept_graphs(cap)[0].graph.nodes), cap)
 
 
 def kept_graphs(capture: Any) -> list[Any]:
