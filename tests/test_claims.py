@@ -90,3 +90,22 @@ def test_ledger_shows_every_claim() -> None:
     judged = sum(1 for c in claims.CLAIMS if c.verdict)
     assert repr(led) == (f"Claim ledger: {len(claims.CLAIMS)} claims from the Q&A, {judged} with a verdict today, "
                          f"{len(claims.CLAIMS) - judged} still to be tested")
+
+
+#: Sentences of the answers that make no claim of their own (Answer 3's references are on the start page).
+NOT_CLAIMS = ("Not too convenient, huh.",)
+
+
+def test_every_sentence_of_the_answers_is_a_claim_of_the_ledger() -> None:
+    """One row per claim: every sentence of the three answers contains a piece of some claim's quote."""
+    import re
+
+    text = QA.read_text(encoding="utf-8")
+    answers = text[text.index("Answer 1"):text.index("Reference:")]
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+", " ".join(answers.split()))]
+    pieces = [p.strip() for c in claims.CLAIMS for p in c.quote.split("...") if len(p.strip()) >= 15]
+    pieces = [" ".join(p.replace("[in TensorFlow]", "").replace("[dynamic]", "").split()) for p in pieces]
+    missing = [s for s in sentences
+               if s and not s.startswith(("Answer ", "http")) and s not in NOT_CLAIMS
+               and not any(p.rstrip(".") in s or s.rstrip(".") in p for p in pieces)]
+    assert missing == [], f"sentences of the Q&A with no row in the ledger: {missing}"
