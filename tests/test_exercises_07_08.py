@@ -103,3 +103,15 @@ def test_08_which_capture() -> None:
     assert not ex.check({"compile"}).ok and not ex.check({"fx", "jit.trace"}).ok
     assert "unknown names" in ex.check({"tf.function"}).message
     assert not ex.check(3).ok
+
+
+def test_08_5_export_shapes_is_decided_by_real_torch_export() -> None:
+    pytest.importorskip("torch")
+    from course_lib.lessons import exercises_08
+
+    assert exercises_08.export_verdict() == "b"  # refused: torch.export specializes to the example's shape
+    ex = exercises_08.export_shapes()
+    assert ex.check("b").ok
+    for k in "acd":
+        result = ex.check(k)
+        assert result.ok is False and result.message.startswith(f"{k}: ")

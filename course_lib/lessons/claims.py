@@ -69,8 +69,9 @@ CLAIMS: tuple[Claim, ...] = (
           "Today it is a difference between two modes that both frameworks have. TensorFlow 2 runs eagerly by default "
           "and builds a static graph only inside tf.function (AutoGraph turns a tensor if/while into cond/while_loop; "
           "a Python range(100) loop unrolls into 402 ops). PyTorch runs eagerly and captures static graphs on request: "
-          "torch.fx refuses data-dependent control flow, torch.compile splits the function at a graph break (2 graphs, "
-          "then a 3rd for the other branch), torch.export needs torch.cond, and torch.jit.trace silently keeps one "
+          "torch.fx refuses data-dependent control flow, torch.compile captures one or more graphs split at graph "
+          "breaks (2 graphs, then a 3rd for the other branch), torch.export needs torch.cond (a prototype) and "
+          "specializes to the example's shapes unless given dynamic_shapes, and torch.jit.trace silently keeps one "
           "branch."),
     # ---------------------------------------------------------------- Answer 1
     Claim("A1.1", "Answer 1",

@@ -17,9 +17,19 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .exercises import Exercise, count_is, names
+from .exercises import Exercise, choice, count_is, names
 
-__all__ = ["CAPTURES", "UNROLL_N", "retraces", "unrolled_ops", "which_capture_keeps_both_branches", "wrong_input"]
+__all__ = [
+    "CAPTURES",
+    "EXPORT_CHOICES",
+    "UNROLL_N",
+    "export_shapes",
+    "export_verdict",
+    "retraces",
+    "unrolled_ops",
+    "which_capture_keeps_both_branches",
+    "wrong_input",
+]
 
 UNROLL_N = 25
 #: The ways to capture a PyTorch graph that exercise 08.4 asks about (names a student types).
@@ -121,3 +131,51 @@ def which_capture_keeps_both_branches() -> Exercise:
     return Exercise("08.4", "Which captures keep f correct for every input? A set of: " + ", ".join(CAPTURES), check,
                     hints=["one of the four raises, one gives a wrong answer without a word",
                            "look at the counts: which one captured a graph for each branch?"])
+
+
+#: 08.5's options: what a program exported on a (3,) example does with a (4,) input.
+EXPORT_CHOICES = {
+    "a": "it works: an exported program is one graph for every input",
+    "b": "it is refused: export recorded the example's shape as a condition of the graph; declare the dimension "
+         "with dynamic_shapes to accept other lengths",
+    "c": "it works after a recompile for the new length, as with torch.compile",
+    "d": "it runs and returns a wrong result without a word, as torch.jit.trace did",
+}
+
+
+def export_verdict() -> str:
+    """What real ``torch.export`` does, tried now: export ``sin(x) * 2`` on a (3,) example without
+    ``dynamic_shapes``, call it on a (4,) input; ``"b"`` if refused, ``"a"`` if it runs correctly, ``"d"`` if it
+    runs and is wrong."""
+    from ..adapters.loader import load_torch
+    from ..adapters.quiet import captured
+
+    torch = load_torch()
+
+    class Double(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return torch.sin(x) * 2
+
+    with captured("torch"):
+        program = torch.export.export(Double(), (torch.ones(3),))
+        x = torch.ones(4)
+        try:
+            out = program.module()(x)
+        except Exception:  # noqa: BLE001 - a refusal is the answer we are looking for
+            return "b"
+    return "a" if torch.allclose(out, torch.sin(x) * 2) else "d"
+
+
+@functools.cache
+def export_shapes() -> Exercise:
+    """08.5: a prediction with its reason, checked against real ``torch.export`` when the answer is checked."""
+    why = {
+        "a": "one graph for every value, but not for every shape: the example's shape became a guard",
+        "b": "torch.export specializes to the example's shapes unless dynamic_shapes (torch.export.Dim) says "
+             "which dimensions may vary",
+        "c": "an exported program never recompiles: it has no Python and no compiler behind it, only its graph",
+        "d": "export checks its guards on every call and refuses what they exclude; it does not run silently",
+    }
+    return Exercise("08.5", "What does a program exported on a (3,) example do with a (4,) input?",
+                    choice(EXPORT_CHOICES, export_verdict, why),
+                    hints=["look at the last torch.export cell of section 5", "what did the guard say?"])
