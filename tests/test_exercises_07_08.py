@@ -115,3 +115,14 @@ def test_08_5_export_shapes_is_decided_by_real_torch_export() -> None:
     for k in "acd":
         result = ex.check(k)
         assert result.ok is False and result.message.startswith(f"{k}: ")
+
+
+def test_07_5_serving_choice_is_decided_by_our_engines() -> None:
+    from course_lib.lessons import exercises_07
+
+    assert exercises_07.serving_verdict() == "b"  # one Fold graph, one compile; the per-shape cache grew
+    ex = exercises_07.serving_choice()
+    assert ex.check("b").ok
+    for k in "acd":
+        result = ex.check(k)
+        assert result.ok is False and result.message.startswith(f"{k}: ")

@@ -18,9 +18,10 @@ import functools
 from typing import Any
 
 from . import fold, tree_rnn, trees
-from .exercises import Exercise, count_is
+from .exercises import Exercise, choice, count_is
 
-__all__ = ["OPS_TEXT", "SENTENCES", "batched_ops", "graphs_needed", "ops_recorded", "tallest_tree"]
+__all__ = ["OPS_TEXT", "SENTENCES", "SERVING_CHOICES", "batched_ops", "graphs_needed", "ops_recorded", "serving_choice",
+           "serving_verdict", "tallest_tree"]
 
 #: The tree of exercise 07.1.
 OPS_TEXT = "((a b) (c (d e)))"
@@ -92,6 +93,49 @@ def batched_ops() -> Exercise:
                      lambda truth: (f"{truth} = {fold.LEVEL_OPS} x {BATCH_HEIGHT} + 1, whatever the number of trees: "
                                     "the batch only changes the size of the matrices, not the number of ops"))
     return Exercise("07.4", f"A batch of 100 trees; the tallest has height {BATCH_HEIGHT}. How many ops does the "
-                    "batched-by-depth run record?", check,
+                    f"batched-by-depth run record? (Each level costs fold.LEVEL_OPS = {fold.LEVEL_OPS} ops: 2 gathers, "
+                    "2 matmuls, add, tanh, scatter, add.)", check,
                     hints=["one batched cell per level; how many levels are there?",
                            f"each level costs {fold.LEVEL_OPS} ops, and one more op picks the sentence vectors"])
+
+
+#: 07.5's options: how to serve a tree-RNN in *one* static graph, whatever the trees' shapes.
+SERVING_CHOICES = {
+    "a": "build a graph per tree shape and cache it: after a while every shape has been seen",
+    "b": "batch by depth, Fold's way: the graph's ops depend only on the number of levels, and the wiring of the "
+         "trees is fed as data",
+    "c": "trace the recursive function once on a typical tree: the graph then serves every tree",
+    "d": "no static graph can serve trees of different shapes: only define-by-run can",
+}
+
+
+def serving_verdict(seed: int = 3) -> str:
+    """07.5's answer, decided by running our engines on five batches of random trees: ``"b"`` when one Fold graph
+    served them all with a single compile while the per-shape cache needed more than one graph."""
+    import numpy as np
+
+    net = tree_rnn.TreeRNN(dim=3, seed=0)
+    fold_graph, cache = fold.FoldGraph(net, max_levels=8), tree_rnn.ShapeCache(net)
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        batch = [trees.random_tree(n, rng) for n in (2, 6, 3, 8, 5)]
+        fold_graph.run(batch)
+        for t in batch:
+            cache.run(t)
+    one_graph = fold_graph.session.compile_count == 1 and cache.graphs_built > 1
+    return "b" if one_graph else "a"
+
+
+@functools.cache
+def serving_choice() -> Exercise:
+    """07.5: a decision with its reason, checked against our engines when the answer is checked."""
+    why = {
+        "a": "real parse trees are nearly all different shapes: the cache keeps growing and every new shape compiles",
+        "b": "one FoldGraph served every batch above with one compile; the trees' wiring enters through placeholders",
+        "c": "a trace follows one tree: the recursion on data either unrolls that tree only or cannot be traced at all",
+        "d": "Fold's graph is static and serves every batch of up to max_levels levels: section 5 ran one",
+    }
+    return Exercise("07.5", "How can one static graph serve trees of every shape?",
+                    choice(SERVING_CHOICES, serving_verdict, why),
+                    hints=["which graph of section 5 compiled once for five different batches?",
+                           "what decides the number of ops of the batched run?"])

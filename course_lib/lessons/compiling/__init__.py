@@ -44,7 +44,7 @@ from .engines import EngineCosts, engine_costs, extension_recompiles
 from .payoff import BreakEven, break_even, break_even_experiment, plot_break_even
 from .per_op import per_op_costs, plot_per_op
 from .progress import Progress
-from .tables import Table, stamp_line
+from .tables import TIMED, Table, compare, stamp_line, timed
 from .tf1 import LABELS, TF1Costs, tf1_costs, tf1_table
 from .tf_function import TFFunctionCosts, tf_function_costs
 from .torch_compile import TorchCompileCosts, torch_compile_costs
@@ -53,6 +53,7 @@ from .verdicts import CLAIMS_2017, extension_vs_2017, then_and_now
 __all__ = [
     "CLAIMS_2017",
     "LABELS",
+    "TIMED",
     "BreakEven",
     "C",
     "EngineCosts",
@@ -68,6 +69,7 @@ __all__ = [
     "break_even_experiment",
     "chain",
     "chain_from",
+    "compare",
     "dynamic_chain",
     "engine_costs",
     "extension_recompiles",
@@ -80,5 +82,6 @@ __all__ = [
     "tf1_table",
     "tf_function_costs",
     "then_and_now",
+    "timed",
     "torch_compile_costs",
 ]
