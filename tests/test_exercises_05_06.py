@@ -106,3 +106,13 @@ def test_05_6_extension_choice_explains_every_option() -> None:
         result = ex.check(k)
         assert result.ok is False and result.message.startswith(f"{k}: ")
     assert ex.check("e").message.startswith("answer with one letter among a, b, c, d")
+
+
+def test_06_5_serving_choice_explains_every_option() -> None:
+    from course_lib.lessons import exercises_06
+
+    ex = exercises_06.serving_choice()
+    assert ex.check("c").ok
+    for k in "abd":
+        result = ex.check(k)
+        assert result.ok is False and result.message.startswith(f"{k}: ")

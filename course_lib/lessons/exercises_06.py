@@ -18,18 +18,20 @@ from typing import Any
 import numpy as np
 
 from . import sequences as sq
-from .exercises import Exercise, number
+from .exercises import Exercise, choice, number
 
 __all__ = [
     "BUCKET_LENGTHS",
     "BUCKET_TARGET",
     "PACKED_LENGTHS",
     "PADDED_LENGTHS",
+    "SERVING_CHOICES",
     "bucket_boundaries",
     "packed_batch_sizes",
     "padded_steps",
     "ragged_batches",
     "ragged_signature",
+    "serving_choice",
 ]
 
 #: 06.1: a batch padded to its longest sentence.
@@ -149,3 +151,28 @@ def packed_batch_sizes() -> Exercise:
     return Exercise("06.4", "What are the packed sequence's batch_sizes?", check,
                     hints=["batch_sizes[t] = how many sentences have at least t + 1 words",
                            "lengths 5, 2, 3: at step 1 all three are running; at step 3, only two"])
+
+
+#: 06.5's options: how to serve a sentiment RNN as one ``tf.function`` when sentences come in every length.
+SERVING_CHOICES = {
+    "a": "pad every batch to the longest sentence ever seen with zeros: one trace, and the scores do not change",
+    "b": "a tf.function over a Python loop on each sentence's length: one trace, since the code is the same",
+    "c": "a ragged input_signature and a loop over tf.range: one trace, and each sentence runs its own length",
+    "d": "no tf.function can do it: a static graph has one length, so only define-by-run serves every length",
+}
+
+
+@functools.cache
+def serving_choice() -> Exercise:
+    """06.5: a decision with its reason (sections 3 and 5 counted the evidence: scores changed by unmasked zeros,
+    one trace per padded length, one trace for the ragged function)."""
+    why = {
+        "a": "one trace, yes, but zeros without a mask change the scores (section 3): padding needs a mask or lengths",
+        "b": "a Python loop runs while tracing, so the graph is unrolled to one length: one trace per new length",
+        "c": "the loop on a tensor becomes a tf.while_loop inside the graph, and the ragged signature admits every "
+             "length: section 5 counted one trace",
+        "d": "a loop inside the graph (tf.while_loop) is static and runs any number of steps",
+    }
+    return Exercise("06.5", "Which way serves sentences of every length with one trace and unchanged scores?",
+                    choice(SERVING_CHOICES, "c", why),
+                    hints=["which of section 5's functions traced only once?", "what did the zeros do in section 3?"])

@@ -473,9 +473,24 @@ class StrategyCosts:
         from ..measure import fmt_seconds
         from .compiling import Table
 
-        return Table(["one batch of sentences", "time", "cell steps run"],
-                     [(k, fmt_seconds(m.median), f"{self.steps[k]:,}" if k in self.steps else "")
-                      for k, m in self.times.items()])
+        return Table(["one batch of sentences", "median", "spread (IQR)", "cell steps run"],
+                     [(k, fmt_seconds(m.median), f"{fmt_seconds(m.low)}–{fmt_seconds(m.high)}",
+                       f"{self.steps[k]:,}" if k in self.steps else "") for k, m in self.times.items()])
+
+    def ranking(self) -> str:
+        """This run's fastest and slowest strategies by median, and the steps each ran: computed, not typed.
+
+        >>> from course_lib.measure import Measurement
+        >>> m = lambda s: Measurement(s, s, s, 1, 1)
+        >>> StrategyCosts({"padded": m(1e-3), "one by one": m(5e-3)}, {"padded": 80, "one by one": 43}).ranking()
+        'On this run the fastest was padded (80 cell steps), the slowest one by one (43 cell steps).'
+        """
+        order = sorted(self.times, key=lambda k: self.times[k].median)
+
+        def steps(k: str) -> str:
+            return f" ({self.steps[k]:,} cell steps)" if k in self.steps else ""
+
+        return f"On this run the fastest was {order[0]}{steps(order[0])}, the slowest {order[-1]}{steps(order[-1])}."
 
 
 def strategy_costs(rnn: TinyRNN, sentences: Sequence[np.ndarray], repeat: int = 5, k: int = 2,
