@@ -153,8 +153,8 @@ CLAIMS: tuple[Claim, ...] = (
           "A PyTorch graph can take a different structure on every run.",
           "03_define_by_run_pytorch.ipynb", "true, with a precision",
           "Nobody edits a graph: each run records a new one, so a different input gives a different graph (9 against "
-          "3 autograd nodes in notebook 03). Recording costs little per op; what it gives up is a view of the whole "
-          "graph before running."),
+          "3 autograd nodes in notebook 03), and backward() frees it. Recording is paid on every run; what it gives "
+          "up is a view of the whole graph before running."),
     # ---------------------------------------------------------------- Answer 3
     Claim("A3.1", "Answer 3",
           "Both frameworks operate on tensors and view any model as a directed acyclic graph (DAG)",
