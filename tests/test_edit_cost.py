@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from course_lib.lessons import edit_cost
 
 
@@ -13,13 +11,6 @@ def test_static_engine_counts() -> None:
     assert c.nodes_added == c.edits  # one node per edit
     assert c.compiles_steady == 0  # steady runs reuse the plan
     assert c.compiles_edit == c.edits  # every edit recompiles
-
-
-def test_tensorflow_counts() -> None:
-    pytest.importorskip("tensorflow")
-    c = edit_cost.tensorflow_edit_cost(repeat=2, number=3)
-    assert c.edits == 7 and c.nodes_before == c.nodes_after_steady == 7
-    assert c.nodes_added == c.edits and c.compiles_edit is None
 
 
 def test_table_has_a_row_per_engine() -> None:

@@ -78,3 +78,14 @@ def test_the_same_exercise_object_so_hints_move_on(graph) -> None:
     first = ex.check(["sin"]).message
     second = ex.check(["sin"]).message
     assert first != second  # the second wrong answer shows the next hint
+
+
+def test_02_5_growing_graph_is_decided_by_tensorflow() -> None:
+    pytest.importorskip("tensorflow")
+    from course_lib.lessons import exercises_02
+
+    ex = exercises_02.growing_graph()
+    assert ex.check("b").ok
+    for k in "acd":
+        result = ex.check(k)
+        assert result.ok is False and result.message.startswith(f"{k}: ")

@@ -1,7 +1,8 @@
-"""What it costs to change a define-then-run graph: run it unchanged, against add one node and run that node.
+"""What it costs to change our define-then-run graph: run it unchanged, against add one node and run that node.
 
-Answer 1 of the Q&A: "when you modify the graph in TensorFlow ... the underlying runtime will rerun some
-optimizations which can take extra time, perhaps 200usec". Both engines are measured the same way:
+Our session keys its compiled plans on the graph's version, so any change costs a compile at the next run, whatever
+is fetched (TensorFlow 1's three separate costs of a change are measured by
+:func:`course_lib.lessons.compiling.tf1_costs`). Measured here:
 
 * **steady**: ``Session.run(y, feed_dict)`` again and again on a graph that does not change;
 * **edit and run**: each call first appends one node ``y + one`` to the graph (``one`` is a constant made
@@ -23,7 +24,7 @@ from typing import Any
 
 from ..measure import Measurement, fmt_seconds, measure
 
-__all__ = ["EditCost", "static_edit_cost", "table", "tensorflow_edit_cost"]
+__all__ = ["EditCost", "static_edit_cost", "table"]
 
 
 @dataclass(frozen=True)
@@ -54,33 +55,6 @@ def _calls(repeat: int, number: int, warmup: int) -> int:
     return repeat * number + warmup
 
 
-def tensorflow_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
-    """Real TensorFlow 1 style: ``tf.compat.v1`` placeholder and ``Session`` in a ``tf.Graph().as_default()``."""
-    from ..adapters.loader import load_tensorflow
-
-    tf = load_tensorflow()
-    with tf.Graph().as_default() as g:
-        x = tf.compat.v1.placeholder(tf.float64, shape=(), name="x")
-        y = tf.sin(x * 2.0 + 1.0, name="y")
-        one = tf.constant(1.0, tf.float64, name="one")
-    feed = {x: 3.0}
-    with tf.compat.v1.Session(graph=g) as sess:
-        sess.run(y, feed)
-        before = len(g.get_operations())
-        steady = measure(lambda: sess.run(y, feed), repeat=repeat, number=number)
-        after_steady = len(g.get_operations())
-
-        def edit() -> Any:
-            with g.as_default():
-                z = tf.add(y, one)  # one new op
-            return sess.run(z, feed)
-
-        edited = measure(edit, repeat=repeat, number=number, warmup=1)
-        after = len(g.get_operations())
-    return EditCost("TensorFlow tf.compat.v1.Session", steady, edited, before, after_steady, after,
-                    _calls(repeat, number, 1))
-
-
 def static_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
     """The course's define-then-run engine (:mod:`course_lib.static`), where a compile is counted."""
     from .. import static as st
@@ -109,9 +83,9 @@ def static_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
 
 def table(costs: list[EditCost]) -> str:
     """The timings as a small text table (machine-dependent: show it, do not compare it)."""
-    head = f"{'engine':34} {'steady run':>12} {'add a node + run':>17} {'ratio':>7} {'nodes added':>12}"
+    head = f"{'engine':34} {'steady run':>12} {'extend + new fetch':>18} {'ratio':>7} {'nodes added':>12}"
     rows = [head, "-" * len(head)]
     for c in costs:
-        rows.append(f"{c.engine:34} {fmt_seconds(c.steady.median):>12} {fmt_seconds(c.edit_and_run.median):>17} "
+        rows.append(f"{c.engine:34} {fmt_seconds(c.steady.median):>12} {fmt_seconds(c.edit_and_run.median):>18} "
                     f"{c.ratio:>6.1f}x {c.nodes_added:>12}")
     return "\n".join(rows)

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import static as st
-from .exercises import Exercise, count_is, names
+from .exercises import Exercise, choice, count_is, names
 from .session_explorer import demo_graph
 
-__all__ = ["FINALIZE_CHOICES", "after_finalize", "compile_count", "finalize_outcomes", "needed_feeds",
-           "tf_brick_wall", "tf_feed_dict"]
+__all__ = ["FINALIZE_CHOICES", "GROWING_CHOICES", "after_finalize", "compile_count", "finalize_outcomes",
+           "growing_graph", "needed_feeds", "tf_brick_wall", "tf_feed_dict"]
 
 #: 02.4's choices: what is tried on a TensorFlow graph after ``g.finalize()``.
 FINALIZE_CHOICES = {
@@ -164,3 +164,33 @@ def after_finalize() -> Exercise:
     return Exercise("02.4", f"After g.finalize(), which still work? {choices}", check,
                     hints=["finalize() forbids changing the graph, not using it",
                            "tf.compat.v1.gradients builds its result out of new ops"])
+
+
+#: 02.5's options: a training loop that adds an op at every step (each step slower); how to make it fail loudly.
+GROWING_CHOICES = {
+    "a": "call tf.compat.v1.disable_eager_execution(): in graph mode an added op is refused",
+    "b": "call g.finalize() before the loop: any op added afterwards raises RuntimeError at the line that adds it",
+    "c": "close and reopen the session at each step: a new session starts from a clean graph",
+    "d": "nothing simpler than reading the code: TensorFlow 1 cannot tell an op added by mistake",
+}
+
+
+@functools.cache
+def growing_graph() -> Exercise:
+    """02.5: a decision with its reason, checked against real TensorFlow (:func:`finalize_outcomes`): ``"b"`` is
+    right when a finalized graph still runs and refuses a new op."""
+    def right() -> str:
+        outcomes = finalize_outcomes()
+        return "b" if outcomes["a"] and not outcomes["b"] else "d"
+
+    why = {
+        "a": "graph mode is what TensorFlow 1 always had, and it happily appends ops to a graph (section 7)",
+        "b": "a finalized graph still runs (section 7) and refuses any new op with RuntimeError: the traceback "
+             "points at the line in the loop that adds it; MonitoredSession does exactly this",
+        "c": "a session runs the graph it is given; the graph keeps its added ops, and a new session pays to set up",
+        "d": "finalize() tells it: after it, adding an op is an error",
+    }
+    return Exercise("02.5", "A loop adds an op at every step: how do you make it fail where it happens, and why?",
+                    choice(GROWING_CHOICES, right, why),
+                    hints=["what did section 7 do to the graph before trying to add a node?",
+                           "which error did adding a node raise then?"])
