@@ -1,4 +1,5 @@
-"""course_lib.lessons.debugging: breakpoints that print instead of waiting, and a function's locals when it returned."""
+"""course_lib.lessons.debugging: breakpoints that print instead of waiting, a function's locals when it returned, and
+when each style had its graph and its first value."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 from course_lib import dynamic as dy
-from course_lib import programs
+from course_lib import programs, trace
 from course_lib import static as st
 from course_lib.lessons import debugging
 
@@ -84,3 +85,29 @@ def test_locals_at_return_sees_the_outermost_call_and_restores_the_profiler():
     assert float(seen["h"].data) == 6.0 and float(seen["z"].data) == 7.0
     with pytest.raises(TypeError, match="Python function"):
         debugging.locals_at_return(print, 1)
+
+
+def two_layers(ops, x, w):
+    h = ops.tanh(x * w)
+    return ops.sin(h * w + 1.0)
+
+
+@pytest.mark.parametrize("program", [programs.affine_sin, two_layers])
+def test_moments_same_graph_made_at_two_moments(program):
+    inputs = {name: 0.5 + k for k, name in enumerate(trace.input_names(program))}
+    then, by = (debugging.moments(trace.record(program, s, inputs, backward=False)) for s in trace.STYLES)
+    assert (then.style, by.style) == trace.STYLES
+    assert then.structure == by.structure, "the same ops on the same inputs, in both styles"
+    n = len(then.structure)
+    assert then.complete_at == by.complete_at == n, "one event per node until the graph is complete"
+    assert then.first_value_at == n + 1, "define-then-run: no value before the whole graph is defined"
+    assert by.first_value_at == 1, "define-by-run: the first node has its value as it appears"
+
+
+def test_moments_tell_different_graphs_apart_and_ignore_gradient_nodes():
+    inputs = {"x": 0.5, "w": 1.5}
+    a = debugging.moments(trace.record(programs.affine_sin, "define-by-run", inputs, backward=False))
+    b = debugging.moments(trace.record(two_layers, "define-by-run", inputs, backward=False))
+    assert a.structure != b.structure
+    with_backward = debugging.moments(trace.record(two_layers, "define-then-run", inputs))
+    assert with_backward.structure == b.structure, "gradient nodes are not part of the forward graph"

@@ -167,8 +167,9 @@ CLAIMS: tuple[Claim, ...] = (
           "but they differ drastically on how you can define them.",
           "The two frameworks differ most in how a graph is defined.",
           "04_side_by_side.ipynb", "true of the two styles, no longer of the two frameworks",
-          "Define-then-run and define-by-run build the same graph at different moments (notebook 04 steps them side "
-          "by side). Today each framework offers both: eager by default, a graph on request."),
+          "Notebook 04 counts it: the same nodes and edges in both styles; define-then-run's first value comes after "
+          "the whole graph, define-by-run's with its first node. Today each framework offers both: eager by "
+          "default, a graph on request."),
     Claim("A3.3", "Answer 3",
           "TensorFlow follows ‘data as code and code is data’ idiom. In TensorFlow you define graph statically before "
           "a model can run.",

@@ -12,6 +12,10 @@ Two tools make this visible in a notebook that must run top to bottom without wa
 * :func:`locals_at_return` -- call a function and get its local variables as they were when it returned (the
   exercises use it to check "what is the value of ``h``?" without writing the answer into the notebook).
 
+And one tool to say *when* a debugger could see a value at all: :func:`moments` reads a recorded run
+(:func:`course_lib.trace.record`) and gives the graph it made, the step at which that graph was complete and the
+step of its first value -- the same graph, made at two different moments, in the two styles.
+
 >>> from course_lib import dynamic as dy
 >>> def model(ops, x):
 ...     h = x * 2.0
@@ -35,9 +39,12 @@ import sys
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Stop", "describe", "locals_at_return", "peek_at_breakpoints"]
+if TYPE_CHECKING:
+    from ..trace import Trace
+
+__all__ = ["Moments", "Stop", "describe", "locals_at_return", "moments", "peek_at_breakpoints"]
 
 MAX_WIDTH = 90  # a value longer than this is cut with "…", so one variable stays one line
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # "<function f at 0x7f...>": differs on every run, says nothing
@@ -144,3 +151,44 @@ def locals_at_return(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple
     finally:
         sys.setprofile(before)
     return result, seen
+
+
+#: the same kind of node under the two styles' names: an input is a placeholder in define-then-run
+_SAME_OP = {"placeholder": "input"}
+
+
+@dataclass(frozen=True)
+class Moments:
+    """When a recorded run had its graph and its first value.
+
+    ``structure``: each node the output needs (the forward graph: no gradient nodes) as ``(op, ids of its
+    inputs)``, in the order made (an input is ``"input"`` in both styles), so two runs made the same graph exactly
+    when their structures are equal; ``complete_at``: the step at which the last of those nodes existed; ``first_value_at``: the step at which any node first had a value
+    (steps count from 1, as the side-by-side widget numbers them)."""
+
+    style: str
+    structure: tuple[tuple[str, tuple[int, ...]], ...]
+    complete_at: int
+    first_value_at: int | None
+
+
+def moments(t: Trace) -> Moments:
+    """The :class:`Moments` of a recorded run (``course_lib.trace.record``).
+
+    >>> from course_lib import trace
+    >>> def f(ops, x):
+    ...     return ops.sin(x * 2.0)
+    >>> then, by = (moments(trace.record(f, s, {"x": 1.0}, backward=False)) for s in trace.STYLES)
+    >>> then.structure == by.structure, (then.complete_at, then.first_value_at), (by.complete_at, by.first_value_at)
+    (True, (4, 5), (4, 1))
+    """
+    forward = t.graph.ancestors([t.output]) if t.output is not None else []
+    first_seen: dict[int, int] = {}
+    first_value = None
+    for step, event in enumerate(t.events, 1):
+        if event.node_id is not None:
+            first_seen.setdefault(event.node_id, step)
+        if first_value is None and event.value is not None:
+            first_value = step
+    structure = tuple((_SAME_OP.get(n.op, n.op), n.input_ids) for n in forward)
+    return Moments(t.style, structure, max((first_seen.get(n.id, 0) for n in forward), default=0), first_value)
