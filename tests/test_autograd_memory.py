@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from course_lib.lessons import autograd_memory, exercises_03  # noqa: E402
+from course_lib.lessons import autograd_memory, exercises_03
 
 
 @pytest.mark.parametrize("name, expected", [("sin(x)", 1), ("exp(x)", 1), ("x * x", 2), ("x + 1", 0)])

@@ -46,8 +46,20 @@ def test_01_framework_counts() -> None:
     pytest.importorskip("tensorflow")
     pytest.importorskip("torch")
     ex = ex1.framework_counts()
-    answers_behave(ex, (6, 5), (5, 5))
-    assert "the PyTorch count" in ex.check((6, 4)).message
+    answers_behave(ex, (5, 5), (6, 5))  # 6: tf.function's count (with its Identity), not the graph's
+    assert "the PyTorch count" in ex.check((5, 4)).message
+
+
+def test_01_5_constant_choice_is_decided_by_pytorch() -> None:
+    pytest.importorskip("torch")
+    # The fact the answer rests on: a constant that requires grad adds exactly one (leaf) node.
+    assert ex1.constant_nodes(True) == ex1.constant_nodes(False) + 1
+    ex = ex1.constant_choice()
+    assert ex.check("b").ok
+    for k in "acd":
+        result = ex.check(k)
+        assert result.ok is False and result.message.startswith(f"{k}: ")
+    assert ex.check("e").ok is False and ex.check(None).ok is not True
 
 
 def test_02_needed_feeds() -> None:

@@ -21,9 +21,10 @@ from .. import expr
 from .. import static as st
 from ..graph import Graph
 from . import dag_checks
-from .exercises import Exercise, count_is, same
+from .exercises import Exercise, choice, count_is, same
 
-__all__ = ["COUNT_TEXT", "cycle", "framework_counts", "node_count", "topological_order"]
+__all__ = ["CONSTANT_CHOICES", "COUNT_TEXT", "constant_choice", "constant_nodes", "constant_verdict",
+           "cycle", "framework_counts", "node_count", "topological_order"]
 
 #: The expression of exercises 01.1 and 01.4.
 COUNT_TEXT = "x * y + sin(x)"
@@ -69,24 +70,72 @@ def cycle(graph: Graph) -> Exercise:
 
 @functools.cache
 def framework_counts() -> Exercise:
-    """01.4: the node counts of ``x * y + sin(x)`` in TensorFlow's tf.function graph and PyTorch's autograd graph,
-    as a pair ``(tf_function_ops, torch_autograd_nodes)``; the truth comes from the real frameworks."""
+    """01.4: the node counts of ``x * y + sin(x)`` in TensorFlow's graph (built the TensorFlow 1 way, one
+    placeholder per input) and in PyTorch's autograd graph, as a pair ``(tf_ops, torch_autograd_nodes)``; the
+    truth comes from the real frameworks at check time."""
     from ..adapters.frameworks import node_counts
 
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, (list, tuple)) or len(answer) != 2:
-            return False, "answer with a pair: (TensorFlow tf.function ops, PyTorch autograd nodes)"
+            return False, "answer with a pair: (TensorFlow graph ops, PyTorch autograd nodes)"
         counts = node_counts(expr.parse(COUNT_TEXT), {"x": 1.0, "y": 2.0})
-        tf_n, torch_n = counts["TF tf.function"], counts["PyTorch autograd"]
+        tf_n, torch_n = counts["TF tf.compat.v1 graph"], counts["PyTorch autograd"]
         right = [same(answer[0], tf_n), same(answer[1], torch_n)]
         if all(right):
-            return True, (f"TensorFlow {tf_n} (two Placeholders, Mul, Sin, AddV2 and the Identity that returns the "
-                          f"result), PyTorch {torch_n} (two AccumulateGrad leaves, MulBackward0, SinBackward0, "
-                          "AddBackward0)")
+            return True, (f"TensorFlow {tf_n} (two Placeholders, Mul, Sin, AddV2: one op per input and per "
+                          f"operation, like our engine), PyTorch {torch_n} (one leaf node for x and one for y, then "
+                          "MulBackward0, SinBackward0, AddBackward0)")
         wrong = " and ".join(w for w, ok in zip(("the TensorFlow count", "the PyTorch count"), right) if not ok)
         return False, f"{wrong} is not right"
 
-    hints = ["TensorFlow: one op per placeholder and per operation, plus one Identity for the function's result",
-             "PyTorch: one AccumulateGrad per leaf (x once, y once), one ...Backward0 per operation needing a gradient"]
-    return Exercise("01.4", f"How many nodes do TensorFlow (tf.function) and PyTorch (autograd) make for {COUNT_TEXT}?",
+    hints = ["TensorFlow's graph has one op per placeholder and per operation, as in the table of section 5",
+             ("PyTorch: one leaf node per input tensor that requires grad (x once, however often it is read), "
+              "one ...Backward0 per operation")]
+    return Exercise("01.4", f"How many nodes do TensorFlow (graph) and PyTorch (autograd) make for {COUNT_TEXT}?",
                     check, hints=hints)
+
+
+#: 01.5's options: what happens to PyTorch's graph of ``sin(x*w + c)`` when ``c`` requires grad.
+CONSTANT_CHOICES = {
+    "a": "nothing changes: autograd never records a node for a number written in the code",
+    "b": "one more node, a leaf for c: autograd records a node for every tensor that requires grad, and now c does",
+    "c": "it fails: a tensor made from a constant cannot require grad",
+    "d": "two more nodes: one for c and one for c's gradient",
+}
+
+
+def constant_nodes(c_requires_grad: bool) -> int:
+    """Nodes of PyTorch's autograd graph of ``sin(x*w + c)`` (x, w leaves that require grad; ``c = 1.0``)."""
+    from ..adapters.frameworks import load_torch
+    from ..adapters.torch import to_graph
+
+    torch = load_torch()
+    x, w = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (3.0, 2.0))
+    c = torch.tensor(1.0, dtype=torch.float64, requires_grad=c_requires_grad)
+    return len(to_graph(torch.sin(x * w + c)))
+
+
+def constant_verdict() -> str:
+    """01.5's answer, decided by real PyTorch: the option that matches how many nodes ``c.requires_grad`` adds."""
+    try:
+        added = constant_nodes(True) - constant_nodes(False)
+    except RuntimeError:
+        return "c"
+    return {0: "a", 1: "b", 2: "d"}.get(added, "a")
+
+
+@functools.cache
+def constant_choice() -> Exercise:
+    """01.5: a prediction with its reason, checked against real PyTorch when the answer is checked."""
+    why = {
+        "a": "autograd does not look at where a value came from, only at whether it requires grad",
+        "b": "the gradient has to be delivered somewhere: a tensor that requires grad gets a leaf node that "
+             "receives it, and the add now needs a gradient for both of its inputs",
+        "c": "any floating-point tensor may require grad, a constant's too",
+        "d": "a leaf's gradient is stored on the tensor itself (c.grad), not in a node of its own",
+    }
+    return Exercise("01.5", "What happens to PyTorch's graph of sin(x*w + c) when c = torch.tensor(1.0, "
+                            "requires_grad=True), and why?",
+                    choice(CONSTANT_CHOICES, constant_verdict, why),
+                    hints=["what decides whether PyTorch records a node for a tensor?",
+                           "look again at which tensors of section 5 got a node of their own"])
