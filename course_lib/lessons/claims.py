@@ -103,7 +103,8 @@ CLAIMS: tuple[Claim, ...] = (
           "05_the_cost_of_compiling.ipynb", "a good analogy, now true of both frameworks",
           "Both default to the interpreter (TensorFlow 2 eager, PyTorch eager) and offer a compiler (tf.function, "
           "torch.compile); compiling pays off after a measurable number of runs on a large graph, never on a tiny "
-          "one. (Notebook 04 shows what the compiler does: it pruned 3 nodes, folded 2 and merged 1.)"),
+          "one. (Notebook 04 shows what the compiler does: it pruned 3 nodes, folded 2 and merged 1; notebook 08 "
+          "a compiler that generates code, XLA, running a model's graph in fewer, fused kernels.)"),
     Claim("A1.5", "Answer 1",
           "when you modify the graph in TensorFlow (by appending new computations using regular API, or removing "
           "some computation using tf.contrib.graph_editor)",

@@ -23,12 +23,15 @@ __all__ = [
     "CAPTURES",
     "EXPORT_CHOICES",
     "UNROLL_N",
+    "XLA_CHOICES",
     "export_shapes",
     "export_verdict",
     "retraces",
     "unrolled_ops",
     "which_capture_keeps_both_branches",
     "wrong_input",
+    "xla_kernels_choice",
+    "xla_verdict",
 ]
 
 UNROLL_N = 25
@@ -179,3 +182,38 @@ def export_shapes() -> Exercise:
     return Exercise("08.5", "What does a program exported on a (3,) example do with a (4,) input?",
                     choice(EXPORT_CHOICES, export_verdict, why),
                     hints=["look at the last torch.export cell of section 5", "what did the guard say?"])
+
+
+#: 08.6's options: how many kernels XLA's program runs for the MLP of section 6 with 5 GELU layers instead of 3.
+XLA_CHOICES = {
+    "a": "11: each GELU layer is one matrix product plus one fusion of its bias add and GELU ops, and the output "
+         "layer one kernel more",
+    "b": "37: one kernel per op of the traced graph, as plain tf.function runs it",
+    "c": "7: the program is compiled once, whatever the number of layers",
+    "d": "1: XLA fuses the whole model into a single kernel",
+}
+
+
+def xla_verdict(layers: int = 5) -> str:
+    """08.6's answer, decided by real XLA: which option's count its optimized program for ``layers`` layers has."""
+    from .xla_payoff import kernel_counts
+
+    ops, kernels = kernel_counts(layers)
+    _, kernels_3 = kernel_counts(3)
+    return {2 * layers + 1: "a", ops: "b", kernels_3: "c", 1: "d"}.get(kernels, "none")
+
+
+@functools.cache
+def xla_kernels_choice() -> Exercise:
+    """08.6: a prediction with its reason, checked against XLA's optimized program when the answer is checked."""
+    why = {
+        "a": "XLA keeps each matrix product as a kernel of its own and fuses the elementwise ops that follow it into "
+             "one kernel, which reads and writes the layer's values once instead of once per op",
+        "b": "that is plain tf.function's count; XLA's point is to run fewer, larger kernels",
+        "c": "the program is compiled for this model: more layers, more code",
+        "d": "the matrix products stay separate kernels: XLA fuses elementwise work around them",
+    }
+    return Exercise("08.6", "With 5 GELU layers instead of 3, how many kernels does XLA's program run, and why?",
+                    choice(XLA_CHOICES, xla_verdict, why),
+                    hints=["compare the counts section 6 printed: ops of the graph, kernels of XLA's program",
+                           "which ops of a layer can be computed in one pass over its values?"])
