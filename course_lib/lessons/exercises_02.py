@@ -16,11 +16,13 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import static as st
-from .exercises import Exercise, choice, count_is, names
+from ..adapters.quiet import summarize
+from . import tiny_static as ts
+from .exercises import Exercise, choice, count_is, names, number, same
 from .session_explorer import demo_graph
 
 __all__ = ["FINALIZE_CHOICES", "GROWING_CHOICES", "after_finalize", "compile_count", "finalize_outcomes",
-           "growing_graph", "needed_feeds", "tf_brick_wall", "tf_feed_dict"]
+           "growing_graph", "needed_feeds", "tf_brick_wall", "tf_feed_dict", "tiny_run", "tiny_run_graphs"]
 
 #: 02.4's choices: what is tried on a TensorFlow graph after ``g.finalize()``.
 FINALIZE_CHOICES = {
@@ -194,3 +196,62 @@ def growing_graph() -> Exercise:
                     choice(GROWING_CHOICES, right, why),
                     hints=["what did section 7 do to the graph before trying to add a node?",
                            "which error did adding a node raise then?"])
+
+
+def tiny_run_graphs() -> list[tuple[str, ts.Node, dict[ts.Node, float]]]:
+    """02.6's graphs, built fresh: ``(what, fetch, feed)``. Among them a node shared by two paths, two distinct
+    nodes with the same name (``mul``), and a gradient graph (its ``cos`` node comes from :func:`ts.gradients`)."""
+    x, w = ts.placeholder("x"), ts.placeholder("w")
+    h = x * w
+    y = ts.sin(h + 1.0)
+    (dy_dx,) = ts.gradients(y, [x])
+    return [("sin(x·w + 1) at x=3, w=2", y, {x: 3.0, w: 2.0}),
+            ("h·exp(h) with h = x·w read by both factors, at x=0.5, w=2", h * ts.exp(h), {x: 0.5, w: 2.0}),
+            ("x·w + sin(2·x), two different 'mul' nodes, at x=1.5, w=-1", x * w + ts.sin(2.0 * x),
+             {x: 1.5, w: -1.0}),
+            ("the gradient graph of sin(x·w + 1) by x, at x=3, w=2", dy_dx, {x: 3.0, w: 2.0})]
+
+
+@functools.cache
+def tiny_run() -> Exercise:
+    """02.6: the student's ``run(fetch, feed)`` for :mod:`~course_lib.lessons.tiny_static`, called on
+    :func:`tiny_run_graphs` and compared with ``tiny_static.run``; then fed without ``bias``, it must raise an error
+    that names it."""
+
+    def said(err: Exception) -> str:
+        return f"{summarize(err).kind}: {summarize(err).message}"
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not callable(answer):
+            return False, "pass your function itself, e.g. .check(run), not what it returns"
+        for what, fetch, feed in tiny_run_graphs():
+            expected = ts.run(fetch, feed)
+            try:
+                got = answer(fetch, dict(feed))  # a copy: a run that changes feed cannot affect the next graph
+            except Exception as err:  # noqa: BLE001 - the student's code may raise anything; say what, in one line
+                return False, f"{what}: your run raised {said(err)}"
+            value = number(got)
+            if value is None or not same(value, expected):
+                shown = repr(got)[:60] if value is None else f"{value:.10g}"
+                return False, f"{what}: your run gave {shown}, expected {expected:.10g} (tiny_static.run)"
+        x, bias = ts.placeholder("x"), ts.placeholder("bias")
+        try:
+            got = answer(x * bias + 1.0, {x: 2.0})
+        except Exception as err:  # noqa: BLE001 - raising is right here, if the error names the placeholder
+            if "bias" in str(err):
+                return True, ("your run computes every graph like tiny_static.run, and refuses a missing feed "
+                              f"({said(err)})")
+            return False, f"x·bias + 1 fed only x: your run raised {said(err)}, which does not name 'bias'"
+        return False, f"x·bias + 1 fed only x: your run returned {repr(got)[:60]} instead of raising a KeyError"
+
+    return Exercise("02.6", "Write run(fetch, feed) for tiny_static: evaluate the nodes of tiny_static.order(fetch) "
+                            "in turn (a placeholder from feed, a constant from node.value, any other op with "
+                            "tiny_static.FORWARD[node.op] on its inputs' values) and return fetch's value; a "
+                            "placeholder missing from feed raises KeyError naming it. Check with .check(run).",
+                    check,
+                    hints=[("keep a dict from each node to its value: order(fetch) puts every input before the "
+                            "nodes that read it, so its value is there when you need it"),
+                           ("key that dict by the node itself, not by node.name: two different nodes can both be "
+                            "called 'mul'"),
+                           ("before reading feed for a placeholder, test whether it is there, and raise "
+                            "KeyError with node.name in the message if not")])

@@ -8,11 +8,17 @@ False
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Callable
+from typing import Any
 
+from ..adapters.quiet import summarize
+from . import tiny_dynamic as td
 from .autograd_memory import backward_twice
 from .exercises import Exercise, choice
 
-__all__ = ["BACKWARD_CHOICES", "backward_choice", "backward_verdict"]
+__all__ = ["BACKWARD_CHOICES", "MUL_CASES", "backward_choice", "backward_verdict", "finite_difference",
+           "mul_case_problem", "tiny_mul_backward"]
 
 #: 03.5's options: what a second ``backward()`` through the same graph does.
 BACKWARD_CHOICES = {
@@ -47,3 +53,75 @@ def backward_choice() -> Exercise:
     return Exercise("03.5", "What does a second y.backward() do, and why?",
                     choice(BACKWARD_CHOICES, backward_verdict, why),
                     hints=["what did section 8 print for the second call?", "what does retain_graph keep?"])
+
+
+#: 03.6's cases: ``(what, names of the leaves, the point, program(mul, *leaves))``; ``mul`` carries the rule tried.
+MUL_CASES: list[tuple[str, str, tuple[float, ...], Callable[..., td.Value]]] = [
+    ("x·w", "xw", (3.0, -2.0), lambda mul, x, w: mul(x, w)),
+    ("x·x, the same value used twice", "x", (1.5,), lambda mul, x: mul(x, x)),
+    ("sin(x·w) + x, where out.grad is not 1", "xw", (0.7, 1.3), lambda mul, x, w: mul(x, w).sin() + x),
+    ("exp(0.5·x)·x", "x", (0.4,), lambda mul, x: mul(mul(0.5, x).exp(), x)),
+]
+
+
+def finite_difference(program: Callable[..., td.Value], point: tuple[float, ...], i: int, h: float = 1e-6) -> float:
+    """``∂program/∂leaf i`` at ``point`` by central differences, from forward values only (no backward rule)."""
+    def at(shift: float) -> float:
+        moved = [p + shift * (k == i) for k, p in enumerate(point)]
+        return program(td.mul, *(td.Value(p) for p in moved)).data
+
+    return (at(h) - at(-h)) / (2 * h)
+
+
+def mul_case_problem(rule: Callable[[td.Value, td.Value, td.Value], Any], case: tuple) -> str:
+    """What goes wrong when ``rule`` is the backward of every ``mul`` in one of :data:`MUL_CASES` ("" if nothing):
+    its gradients against :func:`finite_difference`, or what it raised, in one line."""
+    what, names, point, program = case
+    at = ", ".join(f"{n}={p:g}" for n, p in zip(names, point))
+    returned: list[Any] = []  # a rule that returns its gradients instead of adding them is told so
+
+    def recorded(a: td.Value, b: td.Value, out: td.Value) -> None:
+        returned.append(rule(a, b, out))
+
+    leaves = [td.Value(p) for p in point]
+    try:
+        program(functools.partial(td.mul, backward=recorded), *leaves).backward()
+        got = [float(v.grad) for v in leaves]
+    except Exception as err:  # noqa: BLE001 - the student's rule may raise anything; say what, in one line
+        return f"{what}, at {at}: backward with your rule raised {summarize(err).kind}: {summarize(err).message}"
+    expected = [finite_difference(program, point, i) for i in range(len(point))]
+    if all(math.isclose(g, e, rel_tol=1e-5, abs_tol=1e-6) for g, e in zip(got, expected)):
+        return ""
+    if not any(got) and any(r is not None for r in returned):
+        return (f"{what}, at {at}: every grad stayed 0 and your rule returned something; it must add to a.grad and "
+                "b.grad, not return the gradients")
+    mine = ", ".join(f"{n}.grad = {g:.6g}" for n, g in zip(names, got))
+    truth = ", ".join(f"{n}.grad = {e:.6g}" for n, e in zip(names, expected))
+    return f"{what}, at {at}: your rule gives {mine}; finite differences give {truth}"
+
+
+@functools.cache
+def tiny_mul_backward() -> Exercise:
+    """03.6: the student's ``mul_backward(a, b, out)`` for :mod:`~course_lib.lessons.tiny_dynamic`, plugged into
+    ``tiny_dynamic.mul(a, b, backward=...)`` on :data:`MUL_CASES` (:func:`mul_case_problem`); every gradient is
+    compared with :func:`finite_difference` when the answer is checked."""
+
+    def check(answer: Any) -> tuple[bool, str]:
+        if not callable(answer):
+            return False, "pass your function itself, e.g. .check(mul_backward), not what it returns"
+        for case in MUL_CASES:
+            problem = mul_case_problem(answer, case)
+            if problem:
+                return False, problem
+        return True, ("every gradient agrees with finite differences, x·x included: += lets both uses of x "
+                      "add their share")
+
+    return Exercise("03.6", "Write mul_backward(a, b, out) for tiny_dynamic: when backward reaches out = a·b, add "
+                            "out.grad's share to a.grad and to b.grad (it returns nothing). Check with "
+                            ".check(mul_backward).",
+                    check,
+                    hints=[("how much does out = a·b move when a moves a little and b stays put? That slope, times "
+                            "out.grad, is a's share; then the same for b"),
+                           "the numbers are a.data and b.data; out.grad is already complete when your rule runs",
+                           ("in x·x, a and b are the same Value: both shares must end up in it, so neither may "
+                            "overwrite the other")])
