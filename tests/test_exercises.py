@@ -64,3 +64,15 @@ def test_count_is_computes_the_truth_at_check_time():
     assert check(5) == (True, "5 graphs") and check(6) == (False, "6 is not it")
     assert len(calls) == 2
     assert count_is(lambda: 1, "", "one")(True) == (False, "answer with a number")
+
+
+def test_hints_move_on_when_a_cell_rebuilds_its_exercise() -> None:
+    # Notebooks 03 and 04 build their Exercise inside the answer cell: every re-run makes a new object.
+    from course_lib.lessons.exercises import Exercise
+
+    def rebuilt() -> Exercise:
+        return Exercise("9.1", "How many?", 3, hints=["first hint", "second hint", "third hint"])
+
+    messages = [rebuilt().check(2).message for _ in range(3)]
+    assert messages == ["Hint: first hint", "Hint: second hint", "Hint: third hint"]
+    assert Exercise("9.2", "How many?", 3, hints=["first hint", "second"]).check(2).message == "Hint: first hint"

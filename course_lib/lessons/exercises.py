@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["NOT_ANSWERED", "Checker", "Exercise", "Result", "choice", "count_is", "names", "number", "same",
-           "whole_number"]
+__all__ = ["NOT_ANSWERED", "Checker", "Exercise", "Result", "choice", "count_is", "forget_attempts", "names",
+           "number", "same", "whole_number"]
 
 NOT_ANSWERED = ...
 
@@ -65,10 +65,30 @@ class Result:
                 f"<b>Exercise {html.escape(self.key)}: {mark}</b> — {html.escape(self.message)}</div>")
 
 
+#: Attempts per exercise key, for the whole kernel session: a notebook that builds its ``Exercise`` inside the
+#: answer cell rebuilds it on every run, and the hints must still move on (the count belongs to the exercise, not
+#: to one Python object).
+_ATTEMPTS: dict[str, int] = {}
+
+
+def forget_attempts(key: str | None = None) -> None:
+    """Start the count of wrong attempts again, for one exercise ``key`` or for all (tests; a fresh start)."""
+    if key is None:
+        _ATTEMPTS.clear()
+    else:
+        _ATTEMPTS.pop(key, None)
+
+
 @dataclass
 class Exercise:
     """One exercise: ``key`` (``"05.2"``), the ``prompt``, what to ``expect`` (a value or a :data:`Checker`), and
-    ``hints`` shown one more per wrong attempt."""
+    ``hints`` shown one more per wrong attempt. Attempts are counted per ``key``, so an exercise rebuilt by a
+    re-run cell carries on with the next hint.
+
+    >>> forget_attempts("0.9")
+    >>> [Exercise("0.9", "?", 2, hints=["one", "two"]).check(3).message for _ in range(2)]
+    ['Hint: one', 'Hint: two']
+    """
 
     key: str
     prompt: str
@@ -77,11 +97,14 @@ class Exercise:
     rtol: float = 1e-6
     attempts: int = 0
 
+    def __post_init__(self) -> None:
+        self.attempts = max(self.attempts, _ATTEMPTS.get(self.key, 0))
+
     def check(self, answer: Any = NOT_ANSWERED) -> Result:
         """Check an answer; ``...`` (or nothing) means not answered yet and shows the first hint."""
         if answer is NOT_ANSWERED or answer is None:
             return Result(self.key, None, self._hint(0, "replace ... with your answer and run the cell again"))
-        self.attempts += 1
+        self.attempts = _ATTEMPTS[self.key] = max(self.attempts, _ATTEMPTS.get(self.key, 0)) + 1
         try:
             ok, message = self._judge(answer)
         except Exception as e:  # noqa: BLE001 - a checker must never crash the notebook
