@@ -17,7 +17,7 @@ from typing import Any
 from . import graph
 from .graph import CycleError, Graph, Node
 
-__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "show", "to_graph"]
+__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "present", "set_theme", "show", "to_graph"]
 __version__ = "0.1.0"
 
 
@@ -89,3 +89,29 @@ def show(obj: Any, **options: Any):  # -> course_lib.render.Figure
 
     convert = {k: options.pop(k) for k in _CONVERT_OPTIONS if k in options}
     return render.Figure(to_graph(obj, **convert), **options)
+
+
+#: What to do in JupyterLab 4 for a projector (menu labels as JupyterLab shows them).
+PRESENT_STEPS = (
+    "View → Appearance → Presentation Mode: larger notebook text",
+    "View → Appearance → Simple Interface (Ctrl+Shift+D): one notebook, no tabs",
+    "View → Appearance → Show Left Sidebar (Ctrl+B): unticked, the file browser hides",
+    "Ctrl + / Ctrl − (Cmd on macOS): zoom until the back row can read; F11: full screen",
+)
+
+
+def set_theme(theme: str = "classroom") -> None:
+    """Draw every later graph and widget in a theme: ``"presenter"`` for a projector, ``"classroom"`` (the
+    default) back. The same as :func:`course_lib.render.set_theme`, reachable as ``cl.set_theme``."""
+    from . import render
+
+    render.set_theme(theme)
+
+
+def present() -> None:
+    """Get ready for a projector in one call: the presenter theme for every graph and widget created after it
+    (re-run the cells that make them), and the JupyterLab menu items that give the notebook the whole screen."""
+    set_theme("presenter")
+    print("Presenter theme on: graphs and widgets created from now on use larger text and thicker lines.")
+    print("In JupyterLab:\n" + "\n".join(f"  • {step}" for step in PRESENT_STEPS))
+    print("Back to normal: cl.set_theme('classroom').")

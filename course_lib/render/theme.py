@@ -77,15 +77,16 @@ THEMES: dict[str, Theme] = {
 _theme: Theme = THEMES["classroom"]
 
 
-def set_theme(theme: str | Theme = "classroom") -> Theme:
+def set_theme(theme: str | Theme = "classroom") -> None:
     """Switch every later drawing to a theme: ``set_theme("presenter")`` for a projector, ``"classroom"`` back.
+    Returns nothing, so a cell that ends with it shows nothing; :func:`get_theme` reads the theme in force.
 
-    >>> set_theme("presenter").fontsize > set_theme("classroom").fontsize
+    >>> set_theme("presenter"); big = get_theme().fontsize
+    >>> set_theme("classroom"); big > get_theme().fontsize
     True
     """
     global _theme
     _theme = get_theme(theme)
-    return _theme
 
 
 def get_theme(theme: str | Theme | None = None) -> Theme:
