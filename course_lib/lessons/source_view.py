@@ -13,9 +13,8 @@ from __future__ import annotations
 import ast
 import inspect
 from types import ModuleType
-from typing import Any
 
-__all__ = ["code_of", "source_without_docstring"]
+__all__ = ["SourceView", "code_of", "source_without_docstring"]
 
 
 def source_without_docstring(module: ModuleType) -> str:
@@ -28,8 +27,25 @@ def source_without_docstring(module: ModuleType) -> str:
     return source
 
 
-def code_of(module: ModuleType) -> Any:
-    """The code of ``module`` (docstring aside) as a highlighted block in Jupyter, plain text elsewhere."""
-    from IPython.display import Code
+class SourceView:
+    """Code to read in a notebook: a fenced Python block in Jupyter (monospaced and highlighted in JupyterLab and in
+    the static pages alike, with no style sheet of its own), the plain source as text."""
 
-    return Code(source_without_docstring(module), language="python")
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def _repr_markdown_(self) -> str:
+        return f"```python\n{self.source}```"
+
+    def __repr__(self) -> str:
+        return self.source
+
+
+def code_of(module: ModuleType) -> SourceView:
+    """The code of ``module`` (docstring aside), shown whole.
+
+    >>> from course_lib.lessons import tiny_static
+    >>> code_of(tiny_static)._repr_markdown_().splitlines()[:2]
+    ['```python', 'from __future__ import annotations']
+    """
+    return SourceView(source_without_docstring(module))
