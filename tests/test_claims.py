@@ -109,3 +109,11 @@ def test_every_sentence_of_the_answers_is_a_claim_of_the_ledger() -> None:
                if s and not s.startswith(("Answer ", "http")) and s not in NOT_CLAIMS
                and not any(p.rstrip(".") in s or s.rstrip(".") in p for p in pieces)]
     assert missing == [], f"sentences of the Q&A with no row in the ledger: {missing}"
+
+
+def test_the_ledger_is_folded_by_part_of_the_qa_and_keeps_every_claim() -> None:
+    page = claims.ledger()._repr_html_()
+    parts = list(dict.fromkeys(c.answer for c in claims.CLAIMS))
+    assert page.count("<details") == len(parts) and "<details open" not in page  # folded: no wall of rows
+    for c in claims.CLAIMS:
+        assert f"<b>{c.key}</b>" in page

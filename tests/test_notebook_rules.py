@@ -84,3 +84,12 @@ def test_course_map_links_every_notebook() -> None:
     linked = set(re.findall(r"\]\((\d\d_[a-z0-9_]+\.ipynb)\)", text))
     missing = [path.name for path in PATHS if path.name not in linked]
     assert not missing, f"add these notebooks to the course map in 00_start_here.ipynb: {missing}"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
+def test_intended_errors_use_the_problem_style(path: Path) -> None:
+    """An error a cell provokes on purpose is shown by ``quiet.error_of`` (two lines, the traceback folded), never
+    as a raw traceback: a framework's traceback is a wall of internals (issue 13)."""
+    raw = [i for i, cell in enumerate(code_cells(path))
+           if any(out.get("output_type") == "error" for out in cell.get("outputs", []))]
+    assert not raw, f"code cells {raw} show a raw traceback: call quiet.error_of(fn, *args) and show its summary"

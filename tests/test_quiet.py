@@ -57,3 +57,33 @@ def test_error_of_returns_a_summary_or_none_and_keeps_output_out() -> None:
     s = quiet.error_of(noisy)
     assert s is not None and s.kind == "KeyError" and s.message == "'missing'"
     assert quiet.error_of(len, [1, 2]) is None
+
+
+def test_an_intended_error_shows_two_lines_and_folds_the_rest_with_paths_that_travel() -> None:
+    import sys
+
+    from course_lib.adapters.quiet import error_of
+
+    def deep(n: int) -> None:
+        if n == 0:
+            raise ValueError("the first line says what\nand a second line says more")
+        deep(n - 1)
+
+    summary = error_of(deep, 3)
+    assert repr(summary) == "ValueError: the first line says what"
+    assert len(summary.frames) == 5 and summary.frames[-1].endswith('raise ValueError("the first line says what\\n'
+                                                                     'and a second line says more")')
+    page = summary._repr_html_()
+    head, folded = page.split("<details", 1)
+    assert "the first line says what" in head and "second line" not in head  # only the summary is open
+    assert "second line says more" in folded and "(5 frames)" in folded
+    assert sys.prefix not in page and "/tmp/" not in page  # the same on every machine
+
+
+def test_paths_quoted_in_a_message_are_made_machine_independent() -> None:
+    from course_lib.adapters.quiet import _travelling
+
+    text = ('File "/tmp/ipykernel_8944/41372776.py", line 3, /home/a/.venv/lib/python3.11/site-packages/torch/x.py '
+            "and /tmp/fresh/course_lib/static/build.py, /tmp/__autograph_generated_filer2ycmkha.py")
+    assert _travelling(text) == ('File "<cell>", line 3, torch/x.py and course_lib/static/build.py, '
+                                 "__autograph_generated_file.py")

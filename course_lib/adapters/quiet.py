@@ -140,7 +140,10 @@ class ErrorSummary:
 
     ``kind``: the exception's class name; ``message``: its first line; ``cause``: the innermost error named in
     the text (TensorFlow's ``StagingError`` carries the real one, e.g. ``RecursionError: ...``, on its last line);
-    ``repeated``: the source line shown most often in a "user code" trace (where tracing went round in circles).
+    ``repeated``: the source line shown most often in a "user code" trace (where tracing went round in circles);
+    ``frames``: the traceback, one ``file:line in function`` per frame with paths made machine-independent, and
+    ``full``: the whole message. In Jupyter it shows in the course's one *problem* style: the summary in two lines,
+    the whole message and traceback folded underneath.
     """
 
     kind: str
@@ -148,6 +151,8 @@ class ErrorSummary:
     cause: str = ""
     repeated: str = ""
     repeats: int = 0
+    frames: tuple[str, ...] = ()
+    full: str = ""
 
     def __repr__(self) -> str:
         lines = [f"{self.kind}: {self.message}"]
@@ -156,6 +161,50 @@ class ErrorSummary:
         if self.repeated:
             lines.append(f"  the line traced again and again: {self.repeated}")
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        head = "<br>".join(html.escape(line.strip()) for line in repr(self).splitlines()[1:])
+        folded = ""
+        if self.frames or self.full.strip() != self.message.strip():
+            body = html.escape("\n".join([*self.frames, "", self.full.strip()]).strip())
+            folded = ('<details style="margin-top:4px"><summary style="cursor:pointer">the whole message and '
+                      f"traceback ({len(self.frames)} frames)</summary><pre style=\"white-space:pre-wrap;"
+                      f'font-size:0.85em;max-height:24em;overflow:auto;margin:4px 0">{body}</pre></details>')
+        return ('<div style="border-left:6px solid #D55E00;padding:4px 10px;margin:4px 0">'
+                f"<b>{html.escape(self.kind)}</b>: {html.escape(self.message)}"
+                + (f'<div style="color:#444">{head}</div>' if head else "") + folded + "</div>")
+
+
+def _frame_file(filename: str) -> str:
+    """A traceback file name that is the same on every machine: inside site-packages or the course, the path from
+    there; a notebook cell (whose temporary file name changes per kernel) is ``<cell>``."""
+    name = filename.replace(os.sep, "/")
+    if "/site-packages/" in name:
+        return name.rsplit("/site-packages/", 1)[1]
+    if "/course_lib/" in name:
+        return "course_lib/" + name.rsplit("/course_lib/", 1)[1]
+    if "ipykernel_" in name or name.startswith("<ipython-input"):
+        return "<cell>"
+    return re.sub(r"__autograph_generated_file\w*\.py", "__autograph_generated_file.py", name.rsplit("/", 1)[-1])
+
+
+def _travelling(text: str) -> str:
+    """``text`` with the file paths a framework's message quotes made machine-independent (as :func:`_frame_file`)."""
+    text = re.sub(r"/\S*?/ipykernel_\d+/\d+\.py", "<cell>", text)
+    # AutoGraph writes the converted function to a temporary file with a random name
+    text = re.sub(r"/\S*?__autograph_generated_file\w*\.py", "__autograph_generated_file.py", text)
+    text = re.sub(r"/tmp/tmp\w+/", "/tmp/", text)
+    text = re.sub(r"/\S*?/site-packages/", "", text)
+    return re.sub(r"/\S*?/(course_lib/)", r"\1", text)
+
+
+def _frames(exc: BaseException) -> tuple[str, ...]:
+    import traceback
+
+    return tuple(f"{_frame_file(f.filename)}:{f.lineno} in {f.name}" + (f": {f.line.strip()}" if f.line else "")
+                 for f in traceback.extract_tb(exc.__traceback__))
 
 
 def summarize(exc: BaseException) -> ErrorSummary:
@@ -180,7 +229,8 @@ def summarize(exc: BaseException) -> ErrorSummary:
             if src and not src.startswith("File "):
                 code[src] = code.get(src, 0) + 1
     repeated, repeats = max(code.items(), key=lambda kv: kv[1], default=("", 0))
-    return ErrorSummary(type(exc).__name__, first, cause, repeated if repeats > 1 else "", repeats)
+    return ErrorSummary(type(exc).__name__, first, cause, repeated if repeats > 1 else "", repeats,
+                        _frames(exc), _travelling(text))
 
 
 def error_of(fn: Callable[..., Any], *args: Any, loggers: tuple[str, ...] = ()) -> ErrorSummary | None:

@@ -369,9 +369,20 @@ class Ledger:
                 f"<td style='{cell}'><b>{status}</b><br>{verdict}</td></tr>")
         head = "".join(f"<th style='{cell}'>{h}</th>" for h in ("#", "claim", "tested in", "verdict today"))
         head = f"<tr>{head}</tr>"
-        return (f"<div style='font-size:14px'><table style='border-collapse:collapse'>{head}{''.join(rows)}</table>"
-                f"<p><small>Quotes: {e(SOURCE)}. Verdicts: TensorFlow 2.21, PyTorch 2.13, measured in the notebooks."
-                "</small></p></div>")
+        # One folded table per part of the Q&A: 25 rows at once were a wall taller than two screens.
+        groups: dict[str, list[str]] = {}
+        for c, row in zip(self.claims, rows):
+            groups.setdefault(c.answer, []).append(row)
+        parts = []
+        for answer, group in groups.items():
+            keys = [c.key for c in self.claims if c.answer == answer]
+            span = keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}"
+            parts.append(f"<details style='margin:2px 0'><summary style='cursor:pointer'><b>{e(answer)}</b>: "
+                         f"{len(group)} claim{'s' if len(group) != 1 else ''} ({e(span)})</summary>"
+                         f"<table style='border-collapse:collapse'>{head}{''.join(group)}</table></details>")
+        return (f"<div style='font-size:14px'>{''.join(parts)}"
+                f"<p><small>Open a part to read its claims. Quotes: {e(SOURCE)}. Verdicts: TensorFlow 2.21, "
+                "PyTorch 2.13, measured in the notebooks.</small></p></div>")
 
 
 def ledger() -> Ledger:
