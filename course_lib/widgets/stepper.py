@@ -15,7 +15,8 @@ from .. import render
 from ..trace import Trace
 from .base import CourseWidget, Sizes, esc, guarded, require_ipywidgets
 
-__all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Controls", "Pane", "Stepper", "frame_html", "source_html"]
+__all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Controls", "Pane", "Stepper", "frame_html", "graph_at",
+           "source_html"]
 
 MAX_BYTES = 1_200_000  # frames of one widget kept in the page; above it, stepping goes through the kernel
 STYLE_TITLES = {
@@ -58,7 +59,18 @@ def frame_html(tr: Trace, frames: render.Frames, step: int, theme: render.Theme,
             f'<span style="margin-left:auto"><b>step {step} of {len(tr)}</b></span></div>'
             f'<div style="font-size:{size}px;margin:2px 0 4px 0;min-height:2.8em"><b>{esc(said)}</b></div>')
     src = source_html(list(tr.source), event.line if event else None, theme) if tr.has_lines else ""
-    return f'<div style="min-height:{min_height}px">{head}{src}{frames.svg(step)}</div>'
+    return f'<div style="min-height:{min_height}px">{head}{src}{graph_at(tr, frames, step, theme)}</div>'
+
+
+def graph_at(tr: Trace, frames: render.Frames, step: int, theme: render.Theme) -> str:
+    """The graph of one step. Before the first event nothing exists yet, so instead of a blank area step 0 shows
+    where the graph will be: every box at its place, faded and without values, with a line that says so."""
+    if step > 0 or len(tr) == 0 or not frames.layout.ok:
+        return frames.svg(step)
+    ghost = frames.layout.svg("defined", {}, {}, svg_id=f"{frames.layout.prefix}-ghost")
+    note = (f'<div style="font-size:{Sizes.of(theme).ui}px;color:#555;margin:2px 0">Faded: where the graph will '
+            "appear, box by box, as you step. Nothing exists yet.</div>")
+    return f'{note}<div class="course-ghost" style="opacity:0.3">{ghost}</div>'
 
 
 class Pane:
