@@ -142,7 +142,10 @@ def test_the_order_is_the_same_for_the_same_graph_and_puts_inputs_first(steps):
         return y, *ts.gradients(y, [x, w])
 
     def dynamic_build():
-        return program("dynamic", steps, td.Value(0.1), td.Value(0.2), td.Value(0.5))
+        try:
+            return program("dynamic", steps, td.Value(0.1), td.Value(0.2), td.Value(0.5))
+        except OverflowError:  # exp of exp of ... overflows a float: only the order matters here, so skip it
+            assume(False)
 
     first = [signature(ts.order(f), lambda n: n.inputs) for f in static_build()]
     _ballast = [object() for _ in range(1000)]  # the next build lives at other addresses
