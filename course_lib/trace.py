@@ -74,7 +74,8 @@ class Trace:
         return len(self.events)
 
     def __repr__(self) -> str:
-        return f"<Trace {self.style}: {len(self.events)} events over {len(self.graph)} nodes>"
+        e, n = len(self.events), len(self.graph)  # the core imports no view (render.plural), so spelled out here
+        return f"<Trace {self.style}: {e} event{'s' * (e != 1)} over {n} node{'s' * (n != 1)}>"
 
     def state(self, step: int) -> dict[int, NodeState]:
         """Every node's state after the first ``step`` events (0 ≤ step ≤ len); the last event's node is running.

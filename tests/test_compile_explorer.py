@@ -28,7 +28,7 @@ def test_the_slider_builds_a_new_graph() -> None:
     e.ops.value = 20
     assert repr(e) == "CompileExplorer(ops=20, nodes=23, compiles=1, runs=1)"
     # 23 nodes: the full blocks of 8 ops are drawn as one box each, the last 4 ops one by one
-    assert "2 scope(s) drawn as one box each: ops 1-8, ops 9-16." in e.picture.value
+    assert "2 scopes drawn as one box each: ops 1-8, ops 9-16." in e.picture.value
 
 
 def test_timings_are_measured_on_the_side() -> None:

@@ -44,9 +44,9 @@ def test_static_graph_is_rebuilt_and_compiled_once_per_new_longest_length() -> N
 
 def test_the_dynamic_graph_follows_the_sentence_picked() -> None:
     e = PaddingExplorer(spread=5, sentence=1)
-    assert "has 1 step(s)" in e.dynamic_title.value
+    assert "has 1 step<" in e.dynamic_title.value  # one step, not "1 step(s)"
     e.set(sentence=4)
-    assert "has 11 step(s)" in e.dynamic_title.value
+    assert "has 11 steps<" in e.dynamic_title.value
     assert "step 11" in e.dynamic_view.value
 
 

@@ -116,6 +116,14 @@ class CompileExplorer(CourseWidget):
         self.runs += k
         self._show()
 
+    def ran_states(self) -> dict[int, str]:
+        """Node id -> "done" for every node the last run computed (the fetch and all it depends on: the plan ran
+        them, or folded them while compiling), "defined" for the rest. Without it every node was drawn dashed,
+        "defined, not run", beside "runs of the graph: 102"."""
+        plan = self.chain.session.last_plan
+        ran = {n.id for n in self.chain.graph.ancestors(plan.fetches)} if plan is not None and self.runs else set()
+        return {n.id: "done" if n.id in ran else "defined" for n in self.chain.graph.nodes}
+
     # ------------------------------------------------------------------ callbacks (an error shows in the widget)
     @guarded
     def _on_ops(self, _change: Any) -> None:
@@ -158,16 +166,17 @@ class CompileExplorer(CourseWidget):
             rows += [("compile (measured now)", fmt_seconds(t["compile"])),
                      ("one compiled run", fmt_seconds(t["static run"])),
                      ("one run of the dynamic engine (records the graph each time)", fmt_seconds(t["dynamic run"])),
-                     ("compiling pays off after", "never" if be is None else f"{be:,} runs")]
+                     ("compiling pays off after", "never" if be is None else f"{be:,} {render.noun(be, 'run')}")]
         body = "".join(f'<tr><td style="padding:2px 12px">{esc(a)}</td><td style="padding:2px 12px">'
                        f"<b>{esc(b)}</b></td></tr>" for a, b in rows)
         self.stats.value = f'<table style="font-size:{self.sizes.ui}px;border-collapse:collapse">{body}</table>'
         collapse: Any = False if self.nodes <= 16 else 4
-        self.picture.value = render.to_svg(c.graph, collapse=collapse, rankdir="LR", legend=False,
-                                           prefix=f"ce{self._uid}n{self.nodes}", theme=self.theme)
+        self.picture.value = render.to_svg(c.graph, self.ran_states(), collapse=collapse, rankdir="LR",
+                                           legend=False, prefix=f"ce{self._uid}n{self.nodes}", theme=self.theme)
         lines = c.session.last_plan.source().splitlines() if c.session.last_plan else []
         if len(lines) > SOURCE_LINES:
-            lines = lines[: SOURCE_LINES - 3] + [f"    # … {len(lines) - SOURCE_LINES + 1} more lines …"] + lines[-2:]
+            more = render.plural(len(lines) - SOURCE_LINES + 1, "more line")
+            lines = lines[: SOURCE_LINES - 3] + [f"    # … {more} …"] + lines[-2:]
         self.source.value = (f'<div style="font-size:{self.sizes.ui}px;margin-top:6px"><b>The plan the last compile '
                              "generated</b> (straight-line Python, run on every <code>Session.run</code> until the "
                              f'graph changes):</div><pre style="font-size:{self.sizes.mono}px;line-height:1.3;'

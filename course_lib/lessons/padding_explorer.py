@@ -152,28 +152,32 @@ class PaddingExplorer(CourseWidget):
         c = self.counts()
         z = self.sizes
         title = f'<div style="font-size:{z.title}px;font-weight:bold;margin-top:6px">'
-        self.static_title.value = (f"{title}Define-then-run: ONE graph of {T} steps (the longest sentence) for "
+        self.static_title.value = (f"{title}Define-then-run: ONE graph of {render.plural(T, 'step')} (the longest "
+                                   "sentence) for "
                                    "every sentence</div>")
-        self.dynamic_title.value = (f"{title}Define-by-run: the graph recorded for sentence {k} has {lens[k - 1]} "
-                                    f'step(s)</div><div style="font-size:{z.small}px">“{esc(sentences[k - 1])}”</div>')
+        self.dynamic_title.value = (f"{title}Define-by-run: the graph recorded for sentence {k} has "
+                                    f"{render.plural(lens[k - 1], 'step')}</div>"
+                                    f'<div style="font-size:{z.small}px">“{esc(sentences[k - 1])}”</div>')
         self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid")
         pad, bucket = c["padded"], c["bucketed"]
         rows = [
             ("pad every sentence to the longest", f"{pad.total} ({pad.padded} on padding, {pad.wasted:.0%} wasted)",
-             f"1 graph of {T} steps"),
-            (f"bucketing into {len(groups)} group(s)", (f"{bucket.total} ({bucket.padded} on padding, "
-             f"{bucket.wasted:.0%} wasted)"), f"{len(c['bucket graph steps'])} graph(s): "
-             + ", ".join(f"{t} steps" for t in c["bucket graph steps"])),
+             f"1 graph of {render.plural(T, 'step')}"),
+            (f"bucketing into {render.plural(len(groups), 'group')}", (f"{bucket.total} ({bucket.padded} on "
+             f"padding, {bucket.wasted:.0%} wasted)"), f"{render.plural(len(c['bucket graph steps']), 'graph')}: "
+             + ", ".join(render.plural(t, "step") for t in c["bucket graph steps"])),
             ("define-by-run, one sentence at a time", f"{pad.real} (none on padding)",
-             f"{self.n} graphs recorded, one per sentence, as it runs"),
+             f"{render.plural(self.n, 'graph')} recorded, one per sentence, as it runs"),
         ]
         body = "".join(f'<tr><td style="padding:2px 10px">{esc(a)}</td><td style="padding:2px 10px">'
                        f'{esc(b)}</td><td style="padding:2px 10px">{esc(d)}</td></tr>'
                        for a, b, d in rows)
         self.summary.value = (
             f'<div style="font-size:{z.ui}px">Sentence lengths: {", ".join(map(str, lens))} '
-            f"(total {sum(lens)} words)</div><table style=\"font-size:{z.ui}px;border-collapse:collapse\"><tr>"
+            f"(total {render.plural(sum(lens), 'word')})</div>"
+            f"<table style=\"font-size:{z.ui}px;border-collapse:collapse\"><tr>"
             '<th style="text-align:left;padding:2px 10px">strategy</th><th style="text-align:left;padding:2px 10px">'
             'cell steps run</th><th style="text-align:left;padding:2px 10px">graphs needed</th></tr>'
             f"{body}</table><div style=\"font-size:{z.tiny}px;color:#444\">The static engine has compiled "
-            f"{c['static graphs compiled']} graph(s) so far in this widget: one per longest length seen.</div>")
+            f"{render.plural(c['static graphs compiled'], 'graph')} so far in this widget: one per longest length "
+            "seen.</div>")

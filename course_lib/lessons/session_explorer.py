@@ -198,8 +198,8 @@ class SessionExplorer(CourseWidget):
                     problems.append(f"{problem} The slider goes from {slider.min:g} to {slider.max:g}.")
                 elif problem:
                     finite = " finite" if "finite" in problem else ""
-                    problems.append(f"{k} must be a{finite} number, got {v!r:.40}: pass a number, like {k}=1.5 "
-                                    f"(nothing was fed to {k}).")
+                    problems.append(f"{k} must be a{finite} number, got {render.plain(v):.40}: pass a number, like "
+                                    f"{k}=1.5 (nothing was fed to {k}).")
                     continue
                 slider.value = float(got)
                 box.value = True
@@ -249,8 +249,9 @@ class SessionExplorer(CourseWidget):
             return "SessionExplorer(no graph)"
         c = self.session.compile_count
         final = ", finalized" if self.graph.finalized else ""
-        return (f"SessionExplorer(fetch {fetch!r}, fed {', '.join(self.fed) or 'nothing'}; {len(self.graph)} nodes, "
-                f"{c} compile{'s' * (c != 1)}{final})")
+        return (f"SessionExplorer(fetch {fetch!r}, fed {', '.join(self.fed) or 'nothing'}; "
+                f"{render.plural(len(self.graph), 'node')}, "
+                f"{render.plural(c, 'compile')}{final})")
 
     # ------------------------------------------------------------------ building the controls
     def _fetchable(self) -> list[str]:
@@ -354,14 +355,16 @@ class SessionExplorer(CourseWidget):
         return (f'<div style="font-size:{size}px"><div style="font-family:monospace;background:#F4F4F4;'
                 f'padding:4px 8px;border-radius:4px;overflow-x:auto">{esc(call)}<br>→ <b>{esc(result)}</b></div>'
                 f"<div>compiles so far: <b>{after}</b> ({esc(why)})</div>"
-                f"<div>graph: <b>{len(self.graph)}</b> nodes{' (finalized)' if self.graph.finalized else ''}</div>"
+                f"<div>graph: <b>{len(self.graph)}</b> {render.noun(len(self.graph), 'node')}"
+                f"{' (finalized)' if self.graph.finalized else ''}</div>"
                 "</div>")
 
     def _plan_html(self, plan: st.Plan) -> str:
         r = plan.report
         size, mono = self.sizes.ui, self.sizes.tiny
         pruned = r.get("graph_nodes", 0) - r.get("needed", 0)
-        lines = (f"needed by the fetch: {r.get('needed')} of {r.get('graph_nodes')} nodes (pruned {pruned}); "
+        lines = (f"needed by the fetch: {r.get('needed')} of {render.plural(r.get('graph_nodes', 0), 'node')} "
+                 f"(pruned {pruned}); "
                  f"constants folded: {r.get('folded')}; duplicates merged: {r.get('merged')}; "
                  f"steps run: {r.get('steps')}")
         return (f'<div style="font-size:{size}px;margin-top:6px"><b>The compiled plan</b> — {esc(lines)}</div>'

@@ -79,8 +79,8 @@ class TreeExplorer(CourseWidget):
         if self.tree is None:
             return "TreeExplorer(no tree yet)"
         t = self.tree
-        return (f"TreeExplorer({t.text!r}: {len(t.words)} words, {t.compositions} cells, "
-                f"{tree_rnn.CELL_OPS * t.compositions} ops)")
+        return (f"TreeExplorer({t.text!r}: {render.plural(len(t.words), 'word')}, "
+                f"{render.plural(t.compositions, 'cell')}, {render.plural(tree_rnn.CELL_OPS * t.compositions, 'op')})")
 
     def set_text(self, text: Any) -> None:
         """Type ``text`` and press Enter (what a student does), from code."""
@@ -192,8 +192,8 @@ class BatchingExplorer(CourseWidget):
         c = self.counts
         if c is None:
             return "BatchingExplorer(no batch)"
-        return (f"BatchingExplorer({c.trees} trees, up to {self.n_words.value} words: {c.per_node} ops one node at a "
-                f"time, {c.by_depth} batched by depth)")
+        return (f"BatchingExplorer({render.plural(c.trees, 'tree')}, up to {render.plural(self.n_words.value, 'word')}"
+                f": {render.plural(c.per_node, 'op')} one node at a time, {c.by_depth} batched by depth)")
 
     @guarded
     def _on_change(self, change: dict[str, Any]) -> None:

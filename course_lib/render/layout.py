@@ -20,6 +20,7 @@ from . import dot, engines
 from .plan import DEFAULT_MAX_NODES, Item, item_states, long_edges, plan
 from .svg import INSTALL_HINT, arrow, curve, e, fallback_html, legend_parts, n, node_svg_style, shape, svg_root
 from .theme import MARKS, Theme, edge_style, get_theme, node_style
+from .words import wrap
 
 __all__ = ["GRAD_ROOM", "VALUE_ROOM", "Layout"]
 
@@ -28,6 +29,7 @@ __all__ = ["GRAD_ROOM", "VALUE_ROOM", "Layout"]
 VALUE_ROOM = "= -0.00000"
 GRAD_ROOM = "grad = -0.00000"
 MARGIN = 4.0  # pt around the drawing
+NOTE_CHAR = 0.6  # a character of the note's sans-serif text is at most about this many font sizes wide, on average
 
 
 def structure_prefix(graph: Graph) -> str:
@@ -240,14 +242,27 @@ class Layout:
         body = self._body(states)
         width, height = self.width, self.height
         if self.plan.note:
-            body += (f'<text x="{n(MARGIN)}" y="{n(height + t.fontsize)}" font-size="{n(t.fontsize * 0.85)}" '
-                     f'text-anchor="start" fill="{t.text}">{e(self.plan.note)}</text>')
-            height += t.fontsize * 1.6
+            note, height = self._note_svg(width, height)
+            body += note
         if legend:
             parts, lw, lh = legend_parts(t, max(width, 600.0), height)
             body += parts
             width, height = max(width, lw), height + lh
         return svg_root(svg_id or self.prefix, width, height, t, body, max_width)
+
+    def _note_svg(self, width: float, height: float) -> tuple[str, float]:
+        """The plan's note under the drawing, wrapped at spaces to the drawing's width (an SVG text line is not
+        wrapped by the browser: a long one was cut at the picture's edge, mid-word); returns (svg, new height)."""
+        t = self.theme
+        fs = t.fontsize * 0.85
+        lines = wrap(self.plan.note, (width - 2 * MARGIN) / (fs * NOTE_CHAR))
+        out = []
+        for k, line in enumerate(lines):
+            out.append(f'<text x="{n(MARGIN)}" y="{n(height + t.fontsize + k * fs * 1.25)}" font-size="{n(fs)}" '
+                       f'text-anchor="start" fill="{t.text}">{e(line)}</text>')
+        # the whole note once more as the group's title: a screen reader (and a tooltip) reads it unbroken
+        return (f'<g class="note"><title>{e(self.plan.note)}</title>{"".join(out)}</g>',
+                height + t.fontsize * 1.6 + (len(lines) - 1) * fs * 1.25)
 
     def _body(self, states: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
         """Scope boxes, edges, then boxes, for one state."""

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..graph import Graph, Node, short_value
 from .theme import MARKS
+from .words import plural
 
 __all__ = ["DEFAULT_MAX_NODES", "STATUSES", "Item", "Plan", "item_states", "long_edges", "plan", "prefixes"]
 
@@ -63,9 +64,11 @@ def clean(text: str, limit: int) -> str:
 
 def _title(node: Node) -> str:
     """What a box says on its first line; framework op names (``AddmmBackward0``, ``MatMul``) kept as they are."""
-    if node.kind == "constant" and node.value is not None:
-        return short_value(node.value)
     last = node.name.rsplit("/", 1)[-1]
+    if node.kind == "constant" and node.value is not None:
+        if np.size(node.value) == 0:  # e.g. TensorFlow's gradients/Shape of a scalar: a bare "[]" reads as nothing
+            return clean(f"{last} = [] (empty)", TITLE_CHARS)
+        return short_value(node.value)
     if node.kind != "op":
         return clean(last, TITLE_CHARS)
     if last == node.op or re.fullmatch(re.escape(node.op) + r"_\d+", last):
@@ -169,8 +172,8 @@ def _boxes(graph: Graph, chosen: list[str], grad_nodes: Mapping[int, int] | None
         groups[home].members += (n,)
         key_of[n.id] = groups[home].key
     for g in groups.values():
-        g.title = f"{g.title}\n{len(g.members)} nodes"
-        g.tooltip = f"scope {g.tooltip}: {len(g.members)} nodes drawn as one box"
+        g.title = f"{g.title}\n{plural(len(g.members), 'node')}"
+        g.tooltip = f"scope {g.tooltip}: {plural(len(g.members), 'node')} drawn as one box"
         g.gradient = all(m.gradient for m in g.members)
         g.output = any(m.id in outputs for m in g.members)
     return items, key_of
@@ -200,8 +203,9 @@ def plan(graph: Graph, max_nodes: int, collapse: Any, grad_nodes: Mapping[int, i
     items, key_of = _boxes(graph, chosen, grad_nodes)
     note = ""
     if chosen:
-        names = ", ".join(chosen[:4]) + (", …" if len(chosen) > 4 else "")
-        note = f"{len(chosen)} scope(s) drawn as one box each: {names}."
+        names = ", ".join(chosen[:4]) + (f" and {len(chosen) - 4} more" if len(chosen) > 4 else "")
+        each = "drawn as one box each" if len(chosen) > 1 else "drawn as one box"
+        note = f"{plural(len(chosen), 'scope')} {each}: {names}."
     hidden = 0
     if len(items) > max_nodes:
         hidden = len(items) - max_nodes

@@ -28,10 +28,11 @@ Why they are built the way they are:
 
 from __future__ import annotations
 
-from .base import CourseWidget, Sizes, guarded, message_html
+from .base import CourseWidget, Sizes, guarded, message_html, read_whole
 from .explorers import ControlFlowExplorer, ExpressionExplorer
 from .side_by_side import SHORT_TITLES, SideBySide
 from .stepper import MAX_BYTES, PHASES, STYLE_TITLES, Stepper
 
 __all__ = ["MAX_BYTES", "PHASES", "SHORT_TITLES", "STYLE_TITLES", "ControlFlowExplorer", "CourseWidget",
-           "ExpressionExplorer", "SideBySide", "Sizes", "Stepper", "guarded", "message_html"]
+           "ExpressionExplorer", "SideBySide", "Sizes", "Stepper", "guarded", "message_html",
+           "read_whole"]

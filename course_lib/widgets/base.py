@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import functools
 import html
+import re
+import unicodedata
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,8 +42,8 @@ except ImportError as exc:  # pragma: no cover - exercised on machines without i
 else:
     IMPORT_ERROR = None
 
-__all__ = ["MESSAGE_KINDS", "CourseWidget", "Sizes", "esc", "guarded", "ipywidgets", "message_html", "quietly",
-           "read_number", "read_range", "require_ipywidgets"]
+__all__ = ["MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "esc", "guarded", "ipywidgets", "message_html",
+           "quietly", "read_number", "read_range", "read_whole", "require_ipywidgets"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -115,9 +117,23 @@ def message_html(text: str, kind: str = "error", theme: render.Theme | None = No
     word, colour, bg = MESSAGE_KINDS[kind]
     size = Sizes.of(theme or render.get_theme()).ui
     font = ";font-family:monospace" if monospace else ""
+    body = esc(text) if monospace else code_html(text)
     return (f'<div role="status" style="font-size:{size}px;color:{colour};background:{bg};'
             f'border-left:5px solid {colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap{font}">'
-            f"<b>{word}:</b> {esc(text)}</div>")
+            f"<b>{word}:</b> {body}</div>")
+
+
+_BACKTICKS = re.compile(r"`([^`\n]+)`")
+
+
+def code_html(text: Any) -> str:
+    """Text escaped for HTML, with Markdown's `code` (in backticks, as error messages of the engines write it)
+    shown as <code>code</code>: HTML is not Markdown, the backticks would be shown as they are.
+
+    >>> code_html("a Python `if` on x < 1")
+    'a Python <code>if</code> on x &lt; 1'
+    """
+    return _BACKTICKS.sub(r"<code>\1</code>", esc(text))
 
 
 def guarded(method: F) -> F:
@@ -159,20 +175,66 @@ def read_number(value: Any, name: str, default: float, *, whole: bool = False, l
     5
     """
     wanted = _wanted(whole, low, high)
+    # np.float64(9.0) is shown as 9.0, the number the student passed (numpy 2's repr names the type)
+    shown = render.plain(value) if isinstance(value, np.generic) else repr(value)
     cast = int if whole else float
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        return default, f"{name}={value!r:.60} is not a number: pass {wanted} (the widget uses {default:g} for now)."
+        return default, f"{name}={shown:.60} is not a number: pass {wanted} (the widget uses {default:g} for now)."
     if not np.isfinite(value):
-        return default, (f"{name}={value!r} is not a finite number: pass {wanted} "
+        return default, (f"{name}={shown} is not a finite number: pass {wanted} "
                          f"(the widget uses {default:g} for now).")
     got, problem = cast(value), ""
     if whole and got != value:
-        problem = f"{name}={value!r} is not a whole number: pass {wanted} (the widget uses {got} for now)."
+        problem = f"{name}={shown} is not a whole number: pass {wanted} (the widget uses {got} for now)."
     if low is not None and got < low:
-        got, problem = cast(low), f"{name}={value!r} is below {low:g}: pass {wanted} (the widget uses {low:g})."
+        got, problem = cast(low), f"{name}={shown} is below {low:g}: pass {wanted} (the widget uses {low:g})."
     elif high is not None and got > high:
-        got, problem = cast(high), f"{name}={value!r} is above {high:g}: pass {wanted} (the widget uses {high:g})."
+        got, problem = cast(high), f"{name}={shown} is above {high:g}: pass {wanted} (the widget uses {high:g})."
     return got, problem
+
+
+def read_whole(text: Any, what: str = "steps", *, low: int | None = 0, high: int | None = None,
+               example: int = 4) -> tuple[int | None, str]:
+    """Text typed into a box, read as a whole number: ``(the number, "")`` or ``(None, what was wrong and what to
+    type)``. Never raises, never evaluates: only digits (an optional sign) are read, by ``int``.
+
+    ``str.isdigit`` is not the test: it is True for "²" (a superscript two), which ``int`` refuses, so a callback
+    built on it raised, JupyterLab swallowed the error and the old message stayed.
+
+    >>> read_whole(" 12 ")
+    (12, '')
+    >>> read_whole("²")
+    (None, "'²' is not a whole number: '²' (superscript two) is not one of the digits 0 to 9. Type a whole number of steps (digits 0-9, 0 or more), like 4.")
+    """
+    limits = ([f"from {low} to {high}"] if low is not None and high is not None else
+              [f"{low} or more"] if low is not None else [f"at most {high}"] if high is not None else [])
+    example = min(max(example, low if low is not None else example), high if high is not None else example)
+    todo = f"Type a whole number of {what} ({', '.join(['digits 0-9', *limits])}), like {example}."
+    if not isinstance(text, str):
+        return None, f"expected typed text, got a {type(text).__name__}. {todo}"
+    typed = text.strip()
+    shown = repr(typed if len(typed) <= 40 else typed[:39] + "…")
+    if not typed:
+        return None, f"the box is empty. {todo}"
+    digits = typed[1:] if typed[0] in "+-" else typed
+    if not digits.isdecimal():  # Unicode decimal digits only: exactly what int() reads
+        bad = next((c for c in digits if not c.isdecimal()), typed[0])
+        if bad in ".,":
+            why = "a whole number has no decimal point or comma"
+        elif bad.isspace():
+            why = "it has a space between the digits"
+        else:
+            name = unicodedata.name(bad, "").lower()
+            why = f"{bad!r}{f' ({name})' if name else ''} is not one of the digits 0 to 9"
+        return None, f"{shown} is not a whole number: {why}. {todo}"
+    if len(digits) > 30:  # int() refuses thousands of digits; no count of steps is that long
+        return None, f"{shown} has {len(digits)} digits: far too many. {todo}"
+    n = int(typed)
+    if low is not None and n < low:
+        return None, f"{n} is below {low}. {todo}"
+    if high is not None and n > high:
+        return None, f"{n} is above {high}. {todo}"
+    return n, ""
 
 
 def read_range(low: Any, high: Any, default: tuple[float, float]) -> tuple[float, float, str]:
@@ -186,8 +248,8 @@ def read_range(low: Any, high: Any, default: tuple[float, float]) -> tuple[float
     if p1 or p2:
         return default[0], default[1], " ".join(p for p in (p1, p2) if p)
     if not lo < hi:
-        return default[0], default[1], (f"low={low!r} is not below high={high!r}: pass low < high (the sliders go "
-                                        f"from {default[0]:g} to {default[1]:g} for now).")
+        return default[0], default[1], (f"low={render.plain(low)} is not below high={render.plain(high)}: pass "
+                                        f"low < high (the sliders go from {default[0]:g} to {default[1]:g} for now).")
     return lo, hi, ""
 
 
@@ -250,6 +312,10 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
     def title(self, text: str) -> Any:
         """A pane title in bold (text escaped)."""
         return self.html(esc(text), "title", "font-weight:bold")
+
+    def title_html(self, text: str) -> str:
+        """The HTML of :meth:`title`, to give a title widget new words (``pane_title.value = ...``)."""
+        return f'<div style="font-size:{self.sizes.title}px;font-weight:bold">{esc(text)}</div>'
 
     def button_style(self) -> dict[str, str]:
         """The ``style=`` of a button whose label follows the theme."""

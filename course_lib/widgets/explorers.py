@@ -11,17 +11,19 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .. import render
 from .. import trace as tr
 from ..graph import short_value
+from ..ops import OPS
+from ..static import SymbolicBoolError
 from .base import CourseWidget, Sizes, esc, guarded, message_html, quietly, read_number, read_range, require_ipywidgets
 from .side_by_side import share_width
 
-__all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "named_slider"]
+__all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
 
 _ids = itertools.count(1)  # one DOM id prefix per explorer: SVG element ids must not collide on one page
 
@@ -62,6 +64,43 @@ def finite_note(values: dict[str, Any]) -> str:
             "agree: that is floating-point arithmetic, not a bug.")
 
 
+# why an op's result is not a finite number although its inputs are (the ops marked partial in ops.py, and overflow)
+_UNDEFINED = {
+    "log": "log is defined only for numbers above 0 (log of 0 is -inf, log of a negative number is nan: undefined)",
+    "div": "a division by zero (x/0 is inf or -inf, 0/0 is nan)",
+    "pow": "a negative number to a fractional power has no real value (nan), and 0 to a negative power divides by 0",
+}
+
+
+def first_undefined(trace: tr.Trace) -> str:
+    """Where a trace's numbers stop being finite, in words: the first operation whose result is inf or nan while
+    its inputs are finite (``log(-1) = nan: log is defined only for numbers above 0 …``), or "" when there is none.
+
+    >>> from course_lib import expr
+    >>> first_undefined(tr.record(expr.parse("log(-1)"), "define-then-run", {}, backward=False))[:35]
+    'log(-1) = nan: log is defined only '
+    """
+    state = trace.final_state()
+
+    def finite(v: Any) -> bool:
+        return v is not None and bool(np.all(np.isfinite(np.asarray(v, dtype=float))))
+
+    for n in trace.graph.nodes:
+        value = state[n.id].value
+        if n.kind != "op" or n.gradient or value is None or finite(value):
+            continue
+        args = [state[i.id].value for i in n.inputs]
+        if not all(finite(a) for a in args):
+            continue  # not where it started
+        op = OPS.get(n.op)
+        infix = op is not None and op.source is not None  # "(-2) ** 0.5", but "log(-1)"
+        shown = [f"({v})" if infix and v.startswith("-") else v for v in map(short_value, args)]
+        call = op.code(shown, n.attrs) if op is not None else f"{n.op}({', '.join(shown)})"
+        why = _UNDEFINED.get(n.op, "the result is too large for a float (above about 1.8e308): inf, or nan from inf")
+        return f"{call} = {short_value(value)}: {why}."
+    return ""
+
+
 class _TwoGraphs(CourseWidget):
     """Shared by the explorers: a define-then-run pane and a define-by-run pane, sized to their graphs."""
 
@@ -71,8 +110,9 @@ class _TwoGraphs(CourseWidget):
         self.static_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
         self.dynamic_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
         half = {"width": "50%", "min_width": "0", "margin": "0 6px"}
-        self.left = W.VBox([self.title(left_title), self.static_view], layout=W.Layout(**half))
-        self.right = W.VBox([self.title(right_title), self.dynamic_view], layout=W.Layout(**half))
+        self.left_title, self.right_title = self.title(left_title), self.title(right_title)
+        self.left = W.VBox([self.left_title, self.static_view], layout=W.Layout(**half))
+        self.right = W.VBox([self.right_title, self.dynamic_view], layout=W.Layout(**half))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         self.graphs = W.HBox([self.left, self.right], layout=W.Layout(width="100%"))
 
@@ -220,11 +260,16 @@ class ExpressionExplorer(_TwoGraphs):
             b = per_style.get("define-by-run", {}).get(k)
             rows.append((k, "—" if a is None else short_value(a), "—" if b is None else short_value(b)))
             shown[k] = a if a is not None else b
-        inputs = ", ".join(f"{k} = {v:g}" for k, v in values.items()) or "no variables"
+        inputs = ", ".join(f"{k} = {v:g}" for k, v in values.items())
+        head = f"At {inputs}:" if inputs else "For this expression (it has no variables):"
         body = "".join(f"<tr><td style='padding:2px 12px'>{esc(k)}</td><td style='padding:2px 12px'>{esc(a)}</td>"
                        f"<td style='padding:2px 12px'>{esc(b)}</td></tr>" for k, a, b in rows)
         note = finite_note(shown)
-        return (f'<div style="font-size:{self.sizes.ui}px"><div>At {esc(inputs)}:</div>'
+        if note:
+            causes = (first_undefined(rec) for rec in outcome.values() if isinstance(rec, tr.Trace))
+            cause = next((c for c in causes if c), "")
+            note = (f"{cause}\n" if cause else "") + note
+        return (f'<div style="font-size:{self.sizes.ui}px"><div>{esc(head)}</div>'
                 '<table style="border-collapse:collapse">'
                 "<tr><th></th><th style='padding:2px 12px'>define-then-run</th>"
                 f"<th style='padding:2px 12px'>define-by-run</th></tr>{body}</table></div>"
@@ -244,6 +289,12 @@ class ControlFlowExplorer(_TwoGraphs):
     ControlFlowExplorer(branch_with_cond, x = 1)
     """
 
+    #: the left pane's title, by whether define-then-run could build the program: it says what the pane shows
+    STATIC_TITLES: ClassVar[dict[bool, str]] = {
+        True: "Define-then-run: one graph for every input (cond keeps both paths)",
+        False: "Define-then-run: no graph (building it failed: the problem is below)",
+    }
+
     def __init__(self, program: Callable[..., Any] | None = None, *, theme: str | render.Theme | None = None,
                  low: float = -3.0, high: float = 3.0, value: float = 1.0, backward: bool = False) -> None:
         super().__init__(theme=theme)
@@ -254,8 +305,7 @@ class ControlFlowExplorer(_TwoGraphs):
         self.name = getattr(program, "__name__", type(program).__name__)
         self.sliders: dict[str, Any] = {}
         self.summary = W.HTML("")
-        self._init_panes("Define-then-run: one graph for every input (cond keeps both paths)",
-                         "Define-by-run: the graph of what actually ran")
+        self._init_panes(self.STATIC_TITLES[True], "Define-by-run: the graph of what actually ran")
         if not callable(program):
             self.children = [self.message]
             self.show_error(f"ControlFlowExplorer needs a program (a function of ops and inputs); got a "
@@ -298,8 +348,8 @@ class ControlFlowExplorer(_TwoGraphs):
                 problems.append(f"{problem} The slider goes from {s.min:g} to {s.max:g}.")
             elif problem:
                 finite = " finite" if "finite" in problem else ""
-                problems.append(f"{k} must be a{finite} number, got {v!r:.40}: pass a number from {s.min:g} to "
-                                f"{s.max:g} ({k} stays {s.value:g}).")
+                problems.append(f"{k} must be a{finite} number, got {render.plain(v):.40}: pass a number from "
+                                f"{s.min:g} to {s.max:g} ({k} stays {s.value:g}).")
                 continue
             s.value = float(got)
         if problems:
@@ -313,13 +363,21 @@ class ControlFlowExplorer(_TwoGraphs):
         outcome = self._draw_both(self.program, values, self.backward, "cf", (room, room))
         sizes = {style: len(rec.graph) for style, rec in outcome.items() if isinstance(rec, tr.Trace)}
         at = ", ".join(f"{k} = {v:g}" for k, v in values.items())
+        self.left_title.value = self.title_html(self.STATIC_TITLES["define-then-run" in sizes])
         parts = []
+
+        def count(style: str) -> str:
+            n = sizes[style]
+            return f"<b>{n}</b> {render.noun(n, 'node')}"
+
         if "define-by-run" in sizes:
-            parts.append(f"define-by-run recorded <b>{sizes['define-by-run']}</b> nodes for {esc(at)} (only what ran)")
+            parts.append(f"define-by-run recorded {count('define-by-run')} for {esc(at)} (only what ran)")
         if "define-then-run" in sizes:
-            parts.append(f"define-then-run has <b>{sizes['define-then-run']}</b> nodes for every input (all paths; "
+            parts.append(f"define-then-run has {count('define-then-run')} for every input (all paths; "
                          "dashed nodes were not run this time)")
-        else:
+        elif isinstance(outcome.get("define-then-run"), SymbolicBoolError):
             parts.append("define-then-run could not build this program: a Python if/while needs a value, and a "
                          "placeholder has none while the graph is being built")
+        else:
+            parts.append("define-then-run could not build this program (the problem is in its pane)")
         self.summary.value = f'<div style="font-size:{self.sizes.ui}px">' + "; ".join(parts) + ".</div>"

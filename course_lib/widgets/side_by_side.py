@@ -111,7 +111,7 @@ class SideBySide(CourseWidget):
         return boxes
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{k} {len(v)} steps" for k, v in self.traces.items()) or "no traces"
+        parts = ", ".join(f"{k} {render.plural(len(v), 'step')}" for k, v in self.traces.items()) or "no traces"
         return f"SideBySide({self.name}: {parts})"
 
     @property

@@ -188,7 +188,7 @@ class Stepper(CourseWidget):
 
     def __repr__(self) -> str:
         style = getattr(self.trace, "style", "no trace")
-        return f"Stepper({style}, {self._n} steps)"
+        return f"Stepper({style}, {render.plural(self._n, 'step')})"
 
     @property
     def step(self) -> int:
