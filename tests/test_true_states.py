@@ -249,10 +249,6 @@ def start_page_steps_cell() -> str:
                 if c["cell_type"] == "code" and 'description="steps:"' in "".join(c["source"]))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "notebooks/00_start_here.ipynb (not editable in this change) still tests str.isdigit, which is True for '²'; "
-    "int('²') then raises in the callback and the old message stays. Fix the cell (e.g. with "
-    "course_lib.widgets.read_whole, or str.isdecimal), then remove this marker."))
 def test_the_start_page_steps_box_does_not_trust_isdigit() -> None:
     assert "²".isdigit() and not "²".isdecimal()  # the trap: isdigit says yes, int() says no
     assert ".isdigit()" not in start_page_steps_cell()
