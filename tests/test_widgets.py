@@ -39,10 +39,12 @@ def test_stepper_frames_are_switched_in_the_browser(by_run):
     s = cw.Stepper(by_run)
     c = s.controls
     assert c.slider.max == len(by_run) == c.play.max
-    assert s.pane.in_browser and len(s.pane.view.children) == len(by_run) + 1
+    assert s.pane.in_browser
+    assert len(s.pane.text.children) == len(s.pane.graph.children) == len(by_run) + 1
     linked = [(lk.source[0], lk.source[1], lk.target[0], lk.target[1]) for lk in c.links + s.pane.links]
     assert (c.play, "value", c.slider, "value") in linked
-    assert (c.slider, "value", s.pane.view, "selected_index") in linked
+    assert (c.slider, "value", s.pane.text, "selected_index") in linked
+    assert (c.slider, "value", s.pane.graph, "selected_index") in linked
 
 
 def test_stepper_frame_shows_phase_event_and_the_highlighted_line(by_run):
@@ -120,7 +122,7 @@ def test_bad_06_huge_trace_steps_through_the_kernel(by_run):
     s = cw.Stepper(by_run, max_bytes=10)
     assert not s.pane.in_browser and "kernel" in problem(s)
     s.go(4)
-    assert "step 4 of 11" in s.pane.view.value
+    assert "step 4 of 11" in s.pane.text.value and 'class="node running"' in s.pane.graph.value
 
 
 def test_bad_07_side_by_side_with_a_python_if_teaches_instead_of_crashing():
@@ -148,10 +150,11 @@ def test_bad_09_side_by_side_program_that_raises():
 def test_side_by_side_shares_one_clock_and_pads_the_shorter_trace():
     w = cw.SideBySide(programs.affine_sin, {"x": 3.0, "w": 2.0})
     s, d = w.panes["define-then-run"], w.panes["define-by-run"]
-    assert len(s.view.children) == len(d.view.children) == w.controls.slider.max + 1
-    assert d.view.children[-1] is d.view.children[len(d.trace)]  # the last frame is reused, not copied
+    assert len(s.graph.children) == len(d.graph.children) == w.controls.slider.max + 1
+    assert len(s.text.children) == len(d.text.children) == w.controls.slider.max + 1
+    assert d.graph.children[-1] is d.graph.children[len(d.trace)]  # the last frame is reused, not copied
     linked = {(lk.target[0]) for p in (s, d) for lk in p.links}
-    assert linked == {s.view, d.view}
+    assert linked == {s.text, s.graph, d.text, d.graph}
 
 
 # ---------------------------------------------------------------------------------------------------- ExpressionExplorer
@@ -339,7 +342,7 @@ def test_presenter_theme_makes_the_widgets_larger(by_run):
 
 def test_frames_stay_small(by_run):
     s = cw.Stepper(by_run)
-    total = sum(len(h.value) for h in s.pane.view.children)
+    total = sum(len(h.value) for stack in (s.pane.text, s.pane.graph) for h in stack.children)
     assert total < 150_000, total  # 12 frames of an 8-node graph; notebooks must stay under ~2 MB
     assert "<!--" not in s.frame_html(5)
 

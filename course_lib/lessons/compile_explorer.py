@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import render
 from ..measure import fmt_seconds, measure
-from ..widgets.base import CourseWidget, esc, guarded, read_number
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number
 from ..widgets.base import ipywidgets as W
 from .compiling import C, StaticChain, X, break_even, dynamic_chain
 
@@ -33,6 +33,10 @@ _ids = itertools.count(1)
 SOURCE_LINES = 14
 MAX_RUNS = 1_000_000  # run_many's largest k: about a minute on two cores
 MAX_OPS = 512  # the largest ops slider: beyond it a rebuild takes seconds and the picture is all collapsed boxes
+
+
+#: px of the widget above its graph: the heading, the slider and buttons, the counts
+GRAPH_TOP = 230
 
 
 class CompileExplorer(CourseWidget):
@@ -172,7 +176,8 @@ class CompileExplorer(CourseWidget):
         self.stats.value = f'<table style="font-size:{self.sizes.ui}px;border-collapse:collapse">{body}</table>'
         collapse: Any = False if self.nodes <= 16 else 4
         self.picture.value = render.to_svg(c.graph, self.ran_states(), collapse=collapse, rankdir="LR",
-                                           legend=False, prefix=f"ce{self._uid}n{self.nodes}", theme=self.theme)
+                                           legend=False, prefix=f"ce{self._uid}n{self.nodes}", theme=self.theme,
+                                           max_height=fit_height(GRAPH_TOP))
         lines = c.session.last_plan.source().splitlines() if c.session.last_plan else []
         if len(lines) > SOURCE_LINES:
             more = render.plural(len(lines) - SOURCE_LINES + 1, "more line")

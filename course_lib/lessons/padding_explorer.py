@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..widgets.base import CourseWidget, esc, guarded, read_number
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number
 from ..widgets.base import ipywidgets as W
 from . import sequences as sq
 
@@ -32,6 +32,10 @@ __all__ = ["PaddingExplorer"]
 
 _ids = itertools.count(1)
 MAX_SENTENCES, MAX_MEAN, MAX_SPREAD = 40, 30, 20  # beyond these the grid and the graphs no longer fit the page
+
+
+#: px over each unrolled graph when it is scrolled to the top of the screen: its two-line title
+GRAPH_TITLE = 70
 
 
 class PaddingExplorer(CourseWidget):
@@ -79,10 +83,14 @@ class PaddingExplorer(CourseWidget):
         key = self.html("Each box is one time step (its nodes counted inside); <i>dashed</i>: defined in the graph, "
                         "no value kept; <i>filled with ✓</i>: recorded while it ran, value shown. The static step has "
                         "more nodes: the mask that keeps a finished sentence's state.", "small", "color:#333")
+        # the sliders beside the grid they change, then the counts: on a projector the sliders and the grid are
+        # on the screen together; each graph below scales to a screen's height when scrolled to
+        sliders = W.VBox([self.spread, self.buckets, self.sentence], layout=W.Layout(flex="0 1 480px", min_width="0"))
+        self.grid.layout = W.Layout(flex="1 1 360px", min_width="0")
         self.children = [self.html("<b>Padding explorer</b>: make the sentences more unequal, then bucket them",
                                    "heading"),
-                         self.spread, self.buckets, self.sentence, self.message, self.summary, self.grid,
-                         graphs, key]
+                         W.HBox([sliders, self.grid], layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                         self.message, self.summary, graphs, key]
         self._update()
         self.show_problems(problems)
 
@@ -130,7 +138,7 @@ class PaddingExplorer(CourseWidget):
         """The static graph of T steps (built, compiled and drawn once per T) after running this batch."""
         if T not in self._static:
             unroll = sq.StaticUnroll(self.rnn, T)
-            svg = render.to_svg(unroll.drawn(), collapse=3, legend=False,
+            svg = render.to_svg(unroll.drawn(), collapse=3, legend=False, max_height=fit_height(GRAPH_TITLE),
                                 prefix=f"pe{self._uid}s{T}", theme=self.theme)
             self._static[T] = (unroll, svg)
         unroll, svg = self._static[T]
@@ -147,7 +155,7 @@ class PaddingExplorer(CourseWidget):
         self.static_view.value = self._static_for(T, xs)
         k = self.sentence.value
         run = sq.dynamic_unroll(self.rnn, xs[k - 1])
-        self.dynamic_view.value = render.to_svg(run.graph(), collapse=3, legend=False,
+        self.dynamic_view.value = render.to_svg(run.graph(), collapse=3, legend=False, max_height=fit_height(GRAPH_TITLE),
                                                 prefix=f"pe{self._uid}d{k}l{lens[k - 1]}", theme=self.theme)
         c = self.counts()
         z = self.sizes

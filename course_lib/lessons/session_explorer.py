@@ -35,7 +35,7 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..widgets.base import CourseWidget, esc, guarded, read_number, read_range
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number, read_range
 from ..widgets.base import ipywidgets as W
 
 __all__ = ["SessionExplorer", "demo_graph"]
@@ -109,10 +109,14 @@ class SessionExplorer(CourseWidget):
                          "define-then-run graph", "heading")
         buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
                          layout=W.Layout(flex_flow="row wrap", align_items="center"))
-        right = W.VBox([self.call, self.plan_view], layout=W.Layout(width="38%", min_width="0", margin="0 0 0 12px"))
-        left = W.VBox([self.graph_view], layout=W.Layout(width="62%", min_width="0"))
-        self.children = [head, buttons, self.feed_box, self.message,
-                         W.HBox([left, right], layout=W.Layout(width="100%")), self.legend]
+        # the controls and what the call did in a column, the graph beside them from the widget's top down: on a
+        # projector the buttons and the whole graph are on the screen together
+        left = W.VBox([head, buttons, self.feed_box, self.message, self.call, self.plan_view],
+                      layout=W.Layout(flex="0 1 40%", min_width="min(100%, 320px)", margin="0 12px 0 0"))
+        self.graph_view.layout.flex = "1 1 0%"
+        self.graph_view.layout.min_width = "0"
+        self.children = [W.HBox([left, self.graph_view], layout=W.Layout(width="100%", flex_flow="row wrap",
+                                                                        align_items="flex-start")), self.legend]
         self.fetch.observe(self._on_change, "value")
         self.add_button.on_click(lambda _b: self.add_node())
         self.finalize_button.on_click(lambda _b: self.finalize())
@@ -382,4 +386,4 @@ class SessionExplorer(CourseWidget):
             self._layouts[version] = lay
         state = {n.id: ("done" if n.id in values else "defined") for n in self.graph.nodes}
         with np.errstate(all="ignore"):
-            return lay.svg(state, values=values)
+            return lay.svg(state, values=values, max_height=fit_height(0))

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..widgets.base import CourseWidget, esc, guarded, message_html, read_number
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, message_html, read_number
 from ..widgets.base import ipywidgets as W
 from . import fold, tree_rnn, trees
 
@@ -27,6 +27,10 @@ __all__ = ["BatchingExplorer", "TreeExplorer"]
 VIEWS = ("one box per cell", "every op")
 MAX_DRAWN = 80  # nodes in the batching picture; past it only the counts are shown
 _ids = itertools.count(1)
+
+
+#: px of the tree explorer above its picture: the box and switch, the help line, the two-sentence summary
+TREE_TOP = 250
 
 
 class TreeExplorer(CourseWidget):
@@ -63,12 +67,14 @@ class TreeExplorer(CourseWidget):
                            style={"description_width": "50px", "font_size": f"{self.sizes.heading}px"})
         self.view = W.ToggleButtons(options=list(VIEWS), value=view if view in VIEWS else VIEWS[0],
                                     description="draw:", style={"description_width": "50px"})
-        help_ = W.HTML(f'<div style="font-size:{self.sizes.ui}px">Type words in brackets and press <b>Enter</b>: '
+        help_ = W.HTML(f'<div style="font-size:{self.sizes.small}px">Type words in brackets and press <b>Enter</b>: '
                        "<code>(the cat)</code> is a phrase of two words; <code>(a b c)</code> is read as "
                        "<code>((a b) c)</code>. Nothing you type is run as Python.</div>")
         self.summary = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="100%"))
-        self.children = [help_, self.text, self.view, self.message, self.summary, self.picture]
+        # the box, the help and the view switch on one band: the tree starts higher and stays on the screen
+        self.children = [W.HBox([self.text, self.view], layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                         help_, self.message, self.summary, self.picture]
         self.text.observe(self._on_text, "value")
         self.view.observe(self._on_view, "value")
         self.set_text(text)
@@ -127,7 +133,8 @@ class TreeExplorer(CourseWidget):
         self.view_graph = tree_rnn.graph_view(h, weights=every)
         collapse = False if every else (tree_rnn.cells(self.view_graph) or False)
         self.picture.value = render.to_svg(self.view_graph, rankdir="BT", legend=False, collapse=collapse,
-                                           prefix=f"{self._prefix}{'e' if every else 'c'}", theme=self.theme)
+                                           prefix=f"{self._prefix}{'e' if every else 'c'}", theme=self.theme,
+                                           max_height=fit_height(TREE_TOP))
 
     def _summary(self) -> None:
         t = self.tree

@@ -79,19 +79,22 @@ def to_dot(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = N
 def to_svg(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, theme: str | Theme | None = None,
            legend: bool = True, max_nodes: int = DEFAULT_MAX_NODES, collapse: Any = None, prefix: str | None = None,
            grads: Mapping[int, Any] | None = None, rankdir: str = "TB",
-           grad_nodes: Mapping[int, int] | None = None) -> str:
-    """The SVG text of :func:`draw` (or, with no layout engine, HTML with the DOT text and an install hint)."""
-    return laid_out(graph, state, values, theme, legend, max_nodes, collapse, prefix, grads, rankdir, grad_nodes)[0]
+           grad_nodes: Mapping[int, int] | None = None, max_height: str | None = None) -> str:
+    """The SVG text of :func:`draw` (or, with no layout engine, HTML with the DOT text and an install hint);
+    ``max_height`` (CSS) scales it down to a height, e.g. what a widget leaves of the screen."""
+    return laid_out(graph, state, values, theme, legend, max_nodes, collapse, prefix, grads, rankdir, grad_nodes,
+                    max_height)[0]
 
 
 def laid_out(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None,
              theme: str | Theme | None = None, legend: bool = True, max_nodes: int = DEFAULT_MAX_NODES,
              collapse: Any = None, prefix: str | None = None, grads: Mapping[int, Any] | None = None,
-             rankdir: str = "TB", grad_nodes: Mapping[int, int] | None = None) -> tuple[str, Layout]:
+             rankdir: str = "TB", grad_nodes: Mapping[int, int] | None = None,
+             max_height: str | None = None) -> tuple[str, Layout]:
     """:func:`to_svg` and the :class:`Layout` it drew (a :class:`Figure` describes itself from it)."""
     lay = Layout(graph, theme=theme, max_nodes=max_nodes, collapse=collapse, prefix=prefix,
                  reserve=[state], rankdir=rankdir, grad_nodes=grad_nodes)
-    return lay.svg(state, values, grads, legend=legend), lay
+    return lay.svg(state, values, grads, legend=legend, max_height=max_height), lay
 
 
 @dataclass
@@ -106,6 +109,7 @@ class Frames:
     max_nodes: int = DEFAULT_MAX_NODES
     collapse: Any = None
     prefix: str | None = None
+    max_height: str | None = None  # CSS: every frame scales down to this height (see svg_root)
     states: list[Any] = field(init=False)
     layout: Layout = field(init=False)
 
@@ -121,7 +125,7 @@ class Frames:
 
     def svg(self, step: int) -> str:
         step = min(max(int(step), 0), len(self.states) - 1)
-        return self.layout.svg(self.states[step], svg_id=f"{self.layout.prefix}-s{step}")
+        return self.layout.svg(self.states[step], svg_id=f"{self.layout.prefix}-s{step}", max_height=self.max_height)
 
 
 def node_boxes(svg: str) -> dict[str, str]:

@@ -229,11 +229,13 @@ class Layout:
         return frag
 
     def svg(self, state: Any = None, values: Mapping[int, Any] | None = None, grads: Mapping[int, Any] | None = None,
-            *, legend: bool = False, svg_id: str | None = None, max_width: float | None = None) -> str:
+            *, legend: bool = False, svg_id: str | None = None, max_width: float | None = None,
+            max_height: str | None = None) -> str:
         """The SVG of one state (see :func:`draw` for ``state``/``values``); without an engine, the DOT in words.
 
         Positions come from the single layout, so two states of one Layout differ only in styles and labels.
-        ``max_width`` (pt) caps the declared size (the drawing scales down inside it).
+        ``max_width`` (pt) caps the declared size (the drawing scales down inside it); ``max_height`` (CSS) scales
+        it down to a height, e.g. what is left of the screen under a widget's controls.
         """
         if not self.ok:
             return fallback_html(self.dot, self.message)
@@ -248,7 +250,7 @@ class Layout:
             parts, lw, lh = legend_parts(t, max(width, 600.0), height)
             body += parts
             width, height = max(width, lw), height + lh
-        return svg_root(svg_id or self.prefix, width, height, t, body, max_width)
+        return svg_root(svg_id or self.prefix, width, height, t, body, max_width, max_height)
 
     def _note_svg(self, width: float, height: float) -> tuple[str, float]:
         """The plan's note under the drawing, wrapped at spaces to the drawing's width (an SVG text line is not

@@ -50,7 +50,7 @@ def shape(kind: str, cx: float, cy: float, w: float, h: float) -> str:
     if kind == "op":
         return f'<ellipse cx="{n(cx)}" cy="{n(cy)}" rx="{n(w / 2)}" ry="{n(h / 2)}"'
     if kind == "input":  # laid out as a box with wide margins (see dot._node_line): the skew fits in them
-        s = min(0.5 * h, 0.25 * w, 36.0)
+        s = min(0.5 * h, 0.25 * w, 20.0)  # at most the 0.3in (21.6pt) side margin: text never crosses the slant
         pts = [(L + s, T), (R, T), (R - s, B), (L, B)]
         return '<polygon points="' + " ".join(f"{n(x)},{n(y)}" for x, y in pts) + '"'
     if kind == "variable":
@@ -96,12 +96,16 @@ def arrow(end: tuple[float, float], base: tuple[float, float], half: float) -> s
     return " ".join(f"{n(x)},{n(y)}" for x, y in pts)
 
 
-def svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max_width: float | None = None) -> str:
+def svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max_width: float | None = None,
+             max_height: str | None = None) -> str:
     """The ``<svg>`` element: width in pt like Graphviz (1pt = 1.33px: 14pt text reads well); it scales down to
-    the output's width in HTML, and ``max_width`` caps the width it declares."""
+    the output's width in HTML, and ``max_width`` caps the width it declares. ``max_height`` (CSS, e.g.
+    ``"calc(100vh - 300px)"``) also scales it down to a height, keeping its proportions: a widget's graph stays on
+    the screen beside its controls."""
     scale = min(1.0, max_width / width) if max_width and width > 0 else 1.0
+    style = "max-width:100%;height:auto" + (f";max-height:{e(max_height)};width:auto" if max_height else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{e(svg_id)}" width="{n(width * scale)}pt" '
-            f'height="{n(height * scale)}pt" viewBox="0 0 {n(width)} {n(height)}" style="max-width:100%;height:auto" '
+            f'height="{n(height * scale)}pt" viewBox="0 0 {n(width)} {n(height)}" style="{style}" '
             'role="img">'
             f'<g font-family="{e(t.font_family)}" font-size="{n(t.fontsize)}" text-anchor="middle">'
             f"{inner}</g></svg>")

@@ -42,8 +42,8 @@ except ImportError as exc:  # pragma: no cover - exercised on machines without i
 else:
     IMPORT_ERROR = None
 
-__all__ = ["MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "esc", "guarded", "ipywidgets", "message_html",
-           "quietly", "read_number", "read_range", "read_whole", "require_ipywidgets"]
+__all__ = ["CHROME_PX", "MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "esc", "fit_height", "guarded",
+           "ipywidgets", "message_html", "quietly", "read_number", "read_range", "read_whole", "require_ipywidgets"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -251,6 +251,21 @@ def read_range(low: Any, high: Any, default: tuple[float, float]) -> tuple[float
         return default[0], default[1], (f"low={render.plain(low)} is not below high={render.plain(high)}: pass "
                                         f"low < high (the sliders go from {default[0]:g} to {default[1]:g} for now).")
     return lo, hi, ""
+
+
+#: px of the screen a widget never gets: JupyterLab's menu, tab and tool bars above the notebook and its status
+#: bar below (measured in JupyterLab 4.6: 92 px and 25 px in Presentation Mode at 1280x720), and a margin
+CHROME_PX = 130
+
+
+def fit_height(above: int) -> str:
+    """The CSS height a widget's graph scales down to when ``above`` px of the widget (titles, controls) sit over
+    it: what is left of the screen, so the controls and the whole graph are seen together.
+
+    >>> fit_height(100)
+    'calc(100vh - 230px)'
+    """
+    return f"calc(100vh - {CHROME_PX + int(above)}px)"
 
 
 def quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

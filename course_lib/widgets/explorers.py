@@ -20,7 +20,18 @@ from .. import trace as tr
 from ..graph import short_value
 from ..ops import OPS
 from ..static import SymbolicBoolError
-from .base import CourseWidget, Sizes, esc, guarded, message_html, quietly, read_number, read_range, require_ipywidgets
+from .base import (
+    CourseWidget,
+    Sizes,
+    esc,
+    fit_height,
+    guarded,
+    message_html,
+    quietly,
+    read_number,
+    read_range,
+    require_ipywidgets,
+)
 from .side_by_side import share_width
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
@@ -45,13 +56,15 @@ def value_slider(value: float, low: float, high: float) -> Any:
                          style={"description_width": "80px"})
 
 
-def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str) -> tuple[str, float | None]:
+def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str,
+               max_height: str | None = None) -> tuple[str, float | None]:
     """A finished trace drawn at a stable position, and its natural width (pt). Room is reserved for any scalar
-    value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves."""
+    value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves.
+    ``max_height``: the CSS height the drawing scales down to (what the screen has left under the controls)."""
     state = trace.final_state()
     lay = render.Layout(trace.graph, theme=theme, prefix=prefix, reserve=[state], room=room,
                         grad_nodes=trace.grad_nodes)
-    return lay.svg(state), (lay.width if lay.ok else None)
+    return lay.svg(state, max_height=max_height), (lay.width if lay.ok else None)
 
 
 def finite_note(values: dict[str, Any]) -> str:
@@ -104,6 +117,10 @@ def first_undefined(trace: tr.Trace) -> str:
 class _TwoGraphs(CourseWidget):
     """Shared by the explorers: a define-then-run pane and a define-by-run pane, sized to their graphs."""
 
+    #: px of the widget above its graphs (controls, numbers, the panes' titles on a projector): the graphs scale
+    #: down to the rest of the screen
+    GRAPH_TOP: ClassVar[int] = 200
+
     def _init_panes(self, left_title: str, right_title: str) -> None:
         W = require_ipywidgets()
         self._uid = next(_ids)
@@ -126,7 +143,8 @@ class _TwoGraphs(CourseWidget):
             width = None
             try:
                 rec = quietly(tr.record, program, style, values, backward=backward)
-                view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}", room)
+                view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}", room,
+                                            fit_height(self.GRAPH_TOP))
                 outcome[style] = rec
             except Exception as exc:  # noqa: BLE001 - e.g. @ on numbers, or the define-then-run `if` lesson
                 view.value = message_html(f"{type(exc).__name__}: {exc}", "error", self.theme)
@@ -149,6 +167,8 @@ class ExpressionExplorer(_TwoGraphs):
     True
     """
 
+    GRAPH_TOP: ClassVar[int] = 330  # the typed expression, the help line, the sliders beside the numbers, titles
+
     def __init__(self, text: str = "sin(x*w + 1)", values: dict[str, float] | None = None, *,
                  theme: str | render.Theme | None = None, low: float = -5.0, high: float = 5.0) -> None:
         super().__init__(theme=theme)
@@ -169,12 +189,13 @@ class ExpressionExplorer(_TwoGraphs):
                            layout=W.Layout(width="min(100%, 640px)", height="40px"),
                            style={"description_width": "40px", "font_size": f"{self.sizes.heading}px"})
         help_ = self.html("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp log "
-                          "sin cos tanh relu sigmoid sum mean.")
-        self.slider_box = W.VBox([])
-        self.results = W.HTML("")
-        self._init_panes("Define-then-run: the graph, then Session.run (gradients are graph nodes)",
-                         "Define-by-run: recorded while running (gradients from backward)")
-        self.children = [help_, self.text, self.message, self.slider_box, self.results, self.graphs, self.legend]
+                          "sin cos tanh relu sigmoid sum mean.", "small")
+        self.slider_box = W.VBox([], layout=W.Layout(flex="1 1 420px", min_width="0"))
+        self.results = W.HTML("", layout=W.Layout(flex="1 1 420px"))
+        self._init_panes("Define-then-run: graph, then Session.run", "Define-by-run: recorded as it runs")
+        # the sliders and the numbers side by side: the graphs start higher and stay on the screen
+        numbers = W.HBox([self.slider_box, self.results], layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self.children = [self.text, help_, self.message, numbers, self.graphs, self.legend]
         self.text.observe(self._on_text, "value")
         self.set_text(text)
         if any(self._problems):
@@ -289,9 +310,11 @@ class ControlFlowExplorer(_TwoGraphs):
     ControlFlowExplorer(branch_with_cond, x = 1)
     """
 
+    GRAPH_TOP: ClassVar[int] = 230  # the heading, one slider, the two-line summary, the panes' titles
+
     #: the left pane's title, by whether define-then-run could build the program: it says what the pane shows
     STATIC_TITLES: ClassVar[dict[bool, str]] = {
-        True: "Define-then-run: one graph for every input (cond keeps both paths)",
+        True: "Define-then-run: one graph, every path",
         False: "Define-then-run: no graph (building it failed: the problem is below)",
     }
 
@@ -305,7 +328,7 @@ class ControlFlowExplorer(_TwoGraphs):
         self.name = getattr(program, "__name__", type(program).__name__)
         self.sliders: dict[str, Any] = {}
         self.summary = W.HTML("")
-        self._init_panes(self.STATIC_TITLES[True], "Define-by-run: the graph of what actually ran")
+        self._init_panes(self.STATIC_TITLES[True], "Define-by-run: what actually ran")
         if not callable(program):
             self.children = [self.message]
             self.show_error(f"ControlFlowExplorer needs a program (a function of ops and inputs); got a "

@@ -7,15 +7,19 @@ from typing import Any
 
 from .. import render
 from .. import trace as tr
-from .base import CourseWidget, esc, guarded, message_html, quietly, require_ipywidgets
+from .base import CourseWidget, esc, fit_height, guarded, message_html, quietly, require_ipywidgets
 from .stepper import MAX_BYTES, Controls, Pane
 
-__all__ = ["SHORT_TITLES", "SideBySide", "share_width"]
+__all__ = ["GRAPH_TOP", "SHORT_TITLES", "SideBySide", "share_width"]
 
 SHORT_TITLES = {  # side by side, where half a line is all there is
     "define-then-run": "Define-then-run (TensorFlow 1): build, then run",
     "define-by-run": "Define-by-run (PyTorch): run as you build",
 }
+
+
+#: px above a pane's graph: the heading, the controls and the pane's title (two lines on a projector)
+GRAPH_TOP = 190
 
 
 def share_width(panes: list[tuple[Any, float | None]]) -> None:
@@ -96,11 +100,13 @@ class SideBySide(CourseWidget):
         budget = max_bytes // max(1, len(self.traces))
         for style in tr.STYLES:
             if style in self.traces:
+                # the graph right under the pane's title, the step in words and the listing under it: with the
+                # heading and the controls above, the graphs take what is left of the screen
                 pane = Pane(self.traces[style], steps=self._n, theme=self.theme, max_bytes=budget,
-                            label=SHORT_TITLES[style])
+                            label=SHORT_TITLES[style], max_height=fit_height(GRAPH_TOP))
                 pane.link(self.controls.slider)
                 self.panes[style] = pane
-                boxes.append(pane.box)
+                boxes.append(W.VBox([pane.title, pane.graph, pane.text], layout=W.Layout(width="100%")))
             else:
                 why = next((p for p in problems if p.startswith(style)), style)
                 boxes.append(W.VBox([W.HTML(f'<div style="font-size:{self.sizes.title}px;font-weight:bold">'

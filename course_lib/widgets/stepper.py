@@ -13,10 +13,10 @@ from typing import Any
 
 from .. import render
 from ..trace import Trace
-from .base import CourseWidget, Sizes, esc, guarded, require_ipywidgets
+from .base import CourseWidget, Sizes, esc, fit_height, guarded, require_ipywidgets
 
 __all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Controls", "Pane", "Stepper", "frame_html", "graph_at",
-           "source_html"]
+           "source_html", "text_html"]
 
 MAX_BYTES = 1_200_000  # frames of one widget kept in the page; above it, stepping goes through the kernel
 STYLE_TITLES = {
@@ -33,94 +33,119 @@ _ids = itertools.count(1)  # one DOM id prefix per pane: SVG element ids must no
 
 
 def source_html(source: list[str], line: int | None, theme: render.Theme) -> str:
-    """The program with the line being executed marked ``▶`` and highlighted (the mark reads without colour)."""
+    """The program with the line being executed marked ``▶`` and highlighted (the mark reads without colour).
+
+    Long lines wrap inside the box, indented under their line number: the box never widens its pane and no line
+    is cut off (a clipped "y = ops.sin(z" hides what runs)."""
     if not source:
         return ""
     rows = []
     for k, text in enumerate(source, start=1):
         on = k == line
         style = "background:#F7D58E;font-weight:bold;" if on else ""
-        rows.append(f'<div style="{style}padding:0 6px">{"▶" if on else "&nbsp;"} {k:>2} {esc(text) or "&nbsp;"}</div>')
-    # width:0 + min-width:100%: the listing fills its pane but never widens it (long lines scroll inside)
-    return (f'<div style="font-family:monospace;font-size:{Sizes.of(theme).mono}px;line-height:1.35;white-space:pre;'
-            f"overflow-x:auto;width:0;min-width:100%;box-sizing:border-box;border:1px solid #CCC;border-radius:4px;"
-            f'margin:4px 0;padding:2px 0">{"".join(rows)}</div>')
+        rows.append(f'<div style="{style}padding:0 6px 0 5.5ch;text-indent:-5ch">{"▶" if on else "&nbsp;"} {k:>2} '
+                    f'{esc(text) or "&nbsp;"}</div>')
+    return (f'<div style="font-family:monospace;font-size:{Sizes.of(theme).mono}px;line-height:1.3;'
+            f"white-space:pre-wrap;overflow-wrap:anywhere;box-sizing:border-box;border:1px solid #CCC;"
+            f'border-radius:4px;margin:4px 0;padding:2px 0">{"".join(rows)}</div>')
 
 
-def frame_html(tr: Trace, frames: render.Frames, step: int, theme: render.Theme, min_height: int) -> str:
-    """One step as HTML: phase badge, step counter, the event in words, the source line, the graph."""
+def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True) -> str:
+    """One step in words: phase badge, step counter, the event, the source line (and at step 0, what the faded
+    graph means)."""
     word, why, bg = PHASES.get(tr.phase_at(step), (tr.phase_at(step).upper(), "", "#FFFFFF"))
     event = tr.event_at(step)
-    said = event.text if event else "press ▶ Play, or move the step slider (arrow keys work too)"
+    said = event.text if event else "press ▶ Play or Next, or move the step slider"
     size = Sizes.of(theme).ui
-    head = (f'<div style="display:flex;flex-wrap:wrap;gap:8px;align-items:center;font-size:{size}px;min-height:2.6em">'
-            f'<span style="background:{bg};border:2px solid #333;border-radius:4px;padding:1px 8px;font-weight:bold">'
-            f"{word}</span><span>{esc(why)}</span>"
-            f'<span style="margin-left:auto"><b>step {step} of {len(tr)}</b></span></div>'
-            f'<div style="font-size:{size}px;margin:2px 0 4px 0;min-height:2.8em"><b>{esc(said)}</b></div>')
-    src = source_html(list(tr.source), event.line if event else None, theme) if tr.has_lines else ""
-    return f'<div style="min-height:{min_height}px">{head}{src}{graph_at(tr, frames, step, theme)}</div>'
+    head = (f'<div style="display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;font-size:{size}px">'
+            f'<span style="background:{bg};border:2px solid #333;border-radius:4px;padding:0 6px;font-weight:bold">'
+            f"{word}</span><b>step {step} of {len(tr)}</b><span>{esc(why)}</span></div>"
+            f'<div style="font-size:{size}px;margin:2px 0;min-height:2.6em"><b>{esc(said)}</b></div>')
+    src = source_html(list(tr.source), event.line if event else None, theme) if source and tr.has_lines else ""
+    ghost = ""
+    if step == 0 and len(tr) > 0:
+        ghost = (f'<div style="font-size:{size}px;color:#555;margin:2px 0">Faded: where the graph will appear, box '
+                 "by box, as you step. Nothing exists yet.</div>")
+    return head + ghost + src
+
+
+def frame_html(tr: Trace, frames: render.Frames, step: int, theme: render.Theme, min_height: int = 0) -> str:
+    """One step as HTML: the words of :func:`text_html`, then the graph."""
+    return (f'<div style="min-height:{min_height}px">{text_html(tr, step, theme)}'
+            f"{graph_at(tr, frames, step, theme)}</div>")
 
 
 def graph_at(tr: Trace, frames: render.Frames, step: int, theme: render.Theme) -> str:
     """The graph of one step. Before the first event nothing exists yet, so instead of a blank area step 0 shows
-    where the graph will be: every box at its place, faded and without values, with a line that says so."""
+    where the graph will be: every box at its place, faded and without values (:func:`text_html` says so)."""
     if step > 0 or len(tr) == 0 or not frames.layout.ok:
         return frames.svg(step)
-    ghost = frames.layout.svg("defined", {}, {}, svg_id=f"{frames.layout.prefix}-ghost")
-    note = (f'<div style="font-size:{Sizes.of(theme).ui}px;color:#555;margin:2px 0">Faded: where the graph will '
-            "appear, box by box, as you step. Nothing exists yet.</div>")
-    return f'{note}<div class="course-ghost" style="opacity:0.3">{ghost}</div>'
+    ghost = frames.layout.svg("defined", {}, {}, svg_id=f"{frames.layout.prefix}-ghost", max_height=frames.max_height)
+    return f'<div class="course-ghost" style="opacity:0.3">{ghost}</div>'
 
 
 class Pane:
-    """The frames of one trace, switched by a step slider: in the browser (a Stack) or through the kernel.
+    """The frames of one trace, switched by a step slider: in the browser (Stacks) or through the kernel.
 
-    ``steps``: the length of the shared clock (a shorter trace keeps showing its last frame).
+    Two views follow the slider: ``text`` (the step in words and the source) and ``graph`` (the drawing), so a
+    widget can put them side by side or one above the other. ``steps``: the length of the shared clock (a shorter
+    trace keeps showing its last frame). ``max_height``: CSS height the graph scales down to (see ``fit_height``).
     """
 
-    def __init__(self, tr: Trace, *, steps: int, theme: render.Theme, max_bytes: int, label: str = "") -> None:
+    def __init__(self, tr: Trace, *, steps: int, theme: render.Theme, max_bytes: int, label: str = "",
+                 max_height: str | None = None, source: bool = True) -> None:
         W = require_ipywidgets()
-        self.trace, self.theme = tr, theme
-        self.frames = render.Frames(tr, theme=theme, prefix=f"cw{next(_ids)}")
-        height = self.frames.layout.height if self.frames.layout.ok else 200
-        src_lines = len(tr.source) if tr.has_lines else 0
-        self.min_height = int(min(900, height * 4 / 3 + 110 + src_lines * 22))
+        self.trace, self.theme, self.source = tr, theme, source
+        self.frames = render.Frames(tr, theme=theme, prefix=f"cw{next(_ids)}", max_height=max_height)
         self.title = W.HTML(f'<div style="font-size:{Sizes.of(theme).title}px;font-weight:bold">{esc(label)}</div>'
                             if label else "")
+        self._cache: dict[int, tuple[str, str]] = {}
+        self.in_browser = False
         # pre-render while the total stays small; an estimate from the last frame (the biggest) decides
-        last = frame_html(tr, self.frames, len(tr), theme, self.min_height)
-        self.in_browser = len(last) * (steps + 1) <= max_bytes
-        self._cache: dict[int, str] = {len(tr): last}
-        layout = W.Layout(min_height=f"{self.min_height}px", width="100%")
+        self.in_browser = len(self.html(len(tr))) * (steps + 1) <= max_bytes
+        src_lines = len(tr.source) if source and tr.has_lines else 0
+        sz = Sizes.of(theme)  # room for the longest words (badge, two lines of event) and the listing: no jumps
+        text_layout = W.Layout(min_height=f"{int(5 * sz.ui * 1.25 + src_lines * 1.3 * sz.mono)}px", width="100%")
         if self.in_browser:
-            views = [W.HTML(self.html(k), layout=layout) for k in range(len(tr) + 1)]
+            texts = [W.HTML(self.parts(k)[0], layout=text_layout) for k in range(len(tr) + 1)]
+            graphs = [W.HTML(self.parts(k)[1]) for k in range(len(tr) + 1)]
             # a shorter trace keeps showing its last frame while the other side goes on: same widget reused
-            views += [views[-1]] * (steps - len(tr))
-            self.view: Any = W.Stack(views, selected_index=0, layout=W.Layout(width="100%"))
+            texts += [texts[-1]] * (steps - len(tr))
+            graphs += [graphs[-1]] * (steps - len(tr))
+            self.text: Any = W.Stack(texts, selected_index=0, layout=W.Layout(width="100%"))
+            self.graph: Any = W.Stack(graphs, selected_index=0, layout=W.Layout(width="100%", min_width="0"))
         else:
-            self.view = W.HTML(self.html(0), layout=layout)
-        self.box = W.VBox([self.title, self.view], layout=W.Layout(width="100%", min_width="0"))
+            self.text = W.HTML(self.parts(0)[0], layout=text_layout)
+            self.graph = W.HTML(self.parts(0)[1], layout=W.Layout(width="100%", min_width="0"))
         self.width = self.frames.layout.width if self.frames.layout.ok else None  # natural width, pt
         self.links: list[Any] = []  # the browser-side links (kept so they live as long as the pane)
 
-    def html(self, step: int) -> str:
-        """The HTML of one step (brought into 0..len)."""
+    def parts(self, step: int) -> tuple[str, str]:
+        """(words, graph) HTML of one step (brought into 0..len)."""
         step = min(max(step, 0), len(self.trace))
         out = self._cache.get(step)
         if out is None:
-            out = frame_html(self.trace, self.frames, step, self.theme, self.min_height)
+            out = (text_html(self.trace, step, self.theme, source=self.source),
+                   graph_at(self.trace, self.frames, step, self.theme))
             if self.in_browser:
                 self._cache[step] = out
         return out
+
+    def html(self, step: int) -> str:
+        """The HTML of one step, words then graph (what a test or a saved picture wants in one piece)."""
+        text, graph = self.parts(step)
+        return f"<div>{text}{graph}</div>"
 
     def link(self, slider: Any) -> None:
         """Follow a step slider: in the browser (jslink) when the frames are in the page, else in the kernel."""
         W = require_ipywidgets()
         if self.in_browser:
-            self.links.append(W.jslink((slider, "value"), (self.view, "selected_index")))
+            self.links += [W.jslink((slider, "value"), (self.text, "selected_index")),
+                           W.jslink((slider, "value"), (self.graph, "selected_index"))]
         else:
-            slider.observe(lambda ch: setattr(self.view, "value", self.html(ch["new"])), "value")
+            def follow(ch: Any) -> None:
+                self.text.value, self.graph.value = self.parts(ch["new"])
+            slider.observe(follow, "value")
 
 
 class Controls:
@@ -133,19 +158,23 @@ class Controls:
         self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
                            description="Play", tooltip="Play / pause the steps", layout=W.Layout(height="40px"))
         self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description="Step",
-                                  continuous_update=True, readout=True, layout=W.Layout(width="340px", height="40px"),
+                                  continuous_update=True, readout=True,
+                                  layout=W.Layout(width="min(100%, 340px)", height="40px"),
                                   style={"description_width": "50px"})
         self.prev = W.Button(description="◀ Previous", tooltip="one step back", layout=big, style=bstyle)
         self.next = W.Button(description="Next ▶", tooltip="one step forward", layout=big, style=bstyle)
         self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description="ms per step",
-                                 layout=W.Layout(width="300px", height="40px"), style={"description_width": "90px"})
+                                 layout=W.Layout(width="min(100%, 300px)", height="40px"),
+                                 style={"description_width": "90px"})
         self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
                       W.jslink((self.speed, "value"), (self.play, "interval"))]
         if steps <= 0:
             for w in (self.play, self.slider, self.prev, self.next):
                 w.disabled = True
-        self.box = W.HBox([self.play, self.prev, self.next, self.slider, self.speed],
-                          layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        wrap = W.Layout(flex_flow="row wrap", align_items="center")
+        self.box = W.HBox([self.play, self.prev, self.next, self.slider, self.speed], layout=wrap)
+        # without the speed slider (a widget with little room puts it last: it is the control used least)
+        self.main = W.HBox([self.play, self.prev, self.next, self.slider], layout=wrap)
 
 
 class Stepper(CourseWidget):
@@ -172,7 +201,9 @@ class Stepper(CourseWidget):
             return
         self._n = len(trace)
         self.controls = Controls(self._n, self.theme, interval)
-        self.pane = Pane(trace, steps=self._n, theme=self.theme, max_bytes=max_bytes,
+        # the words and the controls in a column on the left, the graph beside them from the widget's top down:
+        # on a 1280x720 projector the Next button and the whole graph are on the screen together
+        self.pane = Pane(trace, steps=self._n, theme=self.theme, max_bytes=max_bytes, max_height=fit_height(0),
                          label=title if title is not None else STYLE_TITLES.get(trace.style, trace.style))
         self.pane.link(self.controls.slider)
         self.controls.prev.on_click(lambda _b: self._move(-1))
@@ -184,7 +215,11 @@ class Stepper(CourseWidget):
         elif not self.pane.in_browser:
             self.show_note("This trace is large, so stepping goes through the running kernel (it will not "
                            "animate in an exported page).")
-        self.children = [self.pane.title, self.controls.box, self.message, self.pane.view, self.legend]
+        left = W.VBox([self.pane.title, self.controls.main, self.message, self.pane.text, self.controls.speed],
+                      layout=W.Layout(flex="0 1 40%", min_width="min(100%, 300px)"))
+        self.pane.graph.layout.flex = "1 1 0%"
+        self.children = [W.HBox([left, self.pane.graph], layout=W.Layout(width="100%", flex_flow="row wrap",
+                                                                         align_items="flex-start")), self.legend]
 
     def __repr__(self) -> str:
         style = getattr(self.trace, "style", "no trace")
