@@ -197,7 +197,7 @@ def build_index(pages: list[pg.Page], out: Path, slides: bool, start_title: str)
         if slides:
             cells += f"<td>{link(p.slides_href, 'slides')}</td>"
         rows.append(f"<tr>{cells}</tr>")
-    head = "<th>Notebook</th><th>What you will see</th>" + ("<th>Class</th>" if slides else "")
+    head = "<th>Notebook</th><th>What you will see</th>" + ("<th>Slides</th>" if slides else "")
     body = (f"<h1>{html.escape(start_title)}</h1>"
             f'<p class="course-static-note">{STATIC_NOTE}</p>'
             "<h2>The course map</h2>"

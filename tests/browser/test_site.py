@@ -1,0 +1,246 @@
+"""The static edition (./course site) in a real browser, with no kernel and no network but loopback.
+
+The site is built once into a temporary folder from the notebooks as they are (never executed), served on
+127.0.0.1 by http.server in a thread, and every page is opened in headless Chromium. A page fails on any request to
+another host, any failed request (4xx/5xx/aborted), any console error or uncaught exception, a widget view that did
+not render, a note missing next to a control that needs Python, and no graph. Every stepper (a Stack of frames
+jslinked to a step slider and Play) is moved without the kernel and its graph must change; on the slides, a
+stepper on its slide is played. Screenshots go to test-artifacts/browser/site-*.png.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from site_tools import build as site_build
+from site_tools import pages as site_pages
+from site_tools import widget_state as ws
+
+ROOT = Path(__file__).resolve().parents[2]
+STEMS = [p.stem for p in site_pages.notebook_paths(ROOT / "notebooks")]
+LOOPBACK = "http://127.0.0.1:"
+
+# In the page: each widget output (in page order) and what it shows.
+WIDGET_OUTPUTS = """() => [...document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')].map(o => ({
+  rendered: o.querySelectorAll(':scope > .widget-subarea > .lm-Widget').length,
+  failed: o.querySelectorAll('.jupyter-widgets-error-widget').length,
+  text: o.innerText.slice(0, 200),
+}))"""
+ALL_RENDERED = f"""() => {{
+  const outs = ({WIDGET_OUTPUTS})();
+  return outs.some(o => o.failed > 0) || outs.every(o => o.rendered > 0);
+}}"""
+# The visible SVG graphs of widget output k: what a step must change.
+VISIBLE_SVGS = """(k) => {
+  const o = document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')[k];
+  return [...o.querySelectorAll('svg')].filter(s => s.getClientRects().length > 0).map(s => s.outerHTML);
+}"""
+GRAPHS = """() => document.querySelectorAll(
+  '.jp-OutputArea-output svg[role=img], .jp-OutputArea-output img[src^="data:image/svg+xml"]').length"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # the test reports what matters itself
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> site_build.Report:
+    if not (site_build.NODE_MODULES / "@jupyter-widgets" / "html-manager").is_dir():
+        pytest.fail("site_tools/node_modules is missing: run ./course site once (it runs npm ci in site_tools), "
+                    "or ./course test, which installs it")
+    out = tmp_path_factory.mktemp("static-edition") / "site"
+    t0 = time.perf_counter()
+    report = site_build.build(out)
+    print(f"site built in {time.perf_counter() - t0:.1f} s, {report.total_bytes / 1e6:.1f} MB")
+    return report
+
+
+@pytest.fixture(scope="module")
+def base_url(site):
+    handler = functools.partial(_Quiet, directory=str(site.out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"{LOOPBACK}{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+class Visit:
+    """A page opened with every request, failure and console error recorded."""
+
+    def __init__(self, browser, base: str, rel: str, viewport: dict) -> None:
+        self.rel, self.base = rel, base
+        self.ctx = browser.new_context(viewport=viewport)
+        self.page = self.ctx.new_page()
+        self.problems: list[str] = []
+        pg = self.page
+        pg.on("request", self._request)
+        pg.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} ({r.failure})"))
+        pg.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        pg.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text[:300]}"))
+        pg.on("pageerror", lambda e: self.problems.append(f"uncaught: {str(e)[:300]}"))
+        pg.goto(base + rel, wait_until="load")
+
+    def _request(self, request) -> None:
+        url = request.url
+        if not url.startswith(self.base) and not url.startswith(("data:", "blob:", "about:")):
+            self.problems.append(f"request to another host: {url}")
+
+    def wait_widgets(self) -> list[dict]:
+        try:
+            self.page.wait_for_function(ALL_RENDERED, timeout=30_000, polling=200)
+        except PlaywrightTimeout:
+            pass  # the caller's assertions say which view is missing
+        return self.page.evaluate(WIDGET_OUTPUTS)
+
+    def assert_clean(self) -> None:
+        self.page.wait_for_timeout(300)  # late font and script requests
+        assert not self.problems, f"{self.rel}:\n  " + "\n  ".join(self.problems)
+
+    def close(self) -> None:
+        self.ctx.close()
+
+
+def built(report: site_build.Report, stem: str, slides: bool) -> site_build.Built:
+    return next(b for b in (report.slides if slides else report.pages) if b.stem == stem)
+
+
+def step_sliders(stem: str, view: ws.Stepped) -> list[tuple[str, int]]:
+    """(description, max) of the step sliders of one stepping view, from the saved state."""
+    models = ws.models_of(nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4))
+    return [(models[c]["state"].get("description", ""), int(models[c]["state"].get("max", 0)))
+            for c in view.controls if models[c]["model_name"] != "PlayModel"]
+
+
+def check_widgets(visit: Visit, b: site_build.Built) -> None:
+    outs = visit.wait_widgets()
+    assert len(outs) == b.views, f"{visit.rel}: {len(outs)} widget outputs on the page, {b.views} saved"
+    broken = [(k, o["text"]) for k, o in enumerate(outs) if o["rendered"] == 0 or o["failed"]]
+    assert not broken, f"{visit.rel}: widget views that did not render: {broken}"
+    assert visit.page.get_by_text("Error displaying widget").count() == 0
+    notes = visit.page.locator("div.course-needs-kernel")
+    assert notes.count() == b.notes, f"{visit.rel}: {notes.count()} 'needs a running course' notes, {b.notes} planned"
+    for k in range(notes.count()):
+        assert "needs a running course" in notes.nth(k).inner_text() or \
+            "need a running course" in notes.nth(k).inner_text()
+
+
+def move_slider(visit: Visit, view: int, label: str, steps: int) -> None:
+    """Move the step slider labelled ``label`` of widget output ``view`` right ``steps`` times with the keyboard
+    (the slider is jslinked to the frames: no kernel involved)."""
+    out = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").nth(view)
+    slider = out.locator(".widget-slider", has=visit.page.locator(".widget-label", has_text=label)).first
+    handle = slider.locator(".noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(steps):
+        handle.press("ArrowRight")
+    assert slider.locator(".widget-readout").inner_text().strip() == str(steps), \
+        f"{visit.rel}: the {label!r} slider did not reach {steps}"
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_page(stem, site, base_url, browser, artifacts):
+    b = built(site, stem, slides=False)
+    visit = Visit(browser, base_url, b.path.relative_to(site.out).as_posix(), {"width": 1400, "height": 1000})
+    try:
+        check_widgets(visit, b)
+        assert visit.page.evaluate(GRAPHS) >= 1, f"{visit.rel}: no graph (an SVG) in any output"
+        if stem in site.maths:
+            visit.page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 0",
+                                         timeout=15_000)
+        for view in b.stepped:
+            sliders = step_sliders(stem, view)
+            assert sliders, f"{visit.rel}: view {view.view} steps but has no step slider"
+            label, top = sliders[0]
+            before = visit.page.evaluate(VISIBLE_SVGS, view.view)
+            assert before, f"{visit.rel}: stepping view {view.view} shows no SVG"
+            move_slider(visit, view.view, label, max(1, top // 2))
+            visit.page.wait_for_timeout(200)
+            after = visit.page.evaluate(VISIBLE_SVGS, view.view)
+            assert after != before, f"{visit.rel}: moving {label!r} to {top // 2} did not change the graph"
+        first = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").first
+        shot = artifacts / f"site-{stem}.png"
+        if b.views:
+            first.screenshot(path=str(shot))
+        else:
+            visit.page.screenshot(path=str(shot))
+        visit.assert_clean()
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_slides(stem, site, base_url, browser, artifacts):
+    b = built(site, stem, slides=True)
+    visit = Visit(browser, base_url, b.path.relative_to(site.out).as_posix(), {"width": 1280, "height": 720})
+    try:
+        visit.page.wait_for_function("() => window.courseReveal && window.courseReveal.isReady()", timeout=20_000)
+        check_widgets(visit, b)
+        for view in b.stepped:
+            # go to the slide that holds the stepper, then press its Play (jslinked to the frames)
+            visit.page.evaluate("""(k) => {
+              const o = document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')[k];
+              const at = window.courseReveal.getIndices(o.closest('section'));
+              window.courseReveal.slide(at.h, at.v);
+            }""", view.view)
+            out = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").nth(view.view)
+            play = out.locator(".widget-play button").first
+            play.wait_for(state="visible", timeout=10_000)
+            visit.page.wait_for_timeout(1000)  # the slide transition, and the slide zoomed to fit
+            box = play.bounding_box()
+            assert box and 0 <= box["y"] and box["y"] + box["height"] <= 720, \
+                f"{visit.rel}: the stepper's Play is off the 1280x720 slide: {box}"
+            before = visit.page.evaluate(VISIBLE_SVGS, view.view)
+            play.click()
+            visit.page.wait_for_function(f"(b) => JSON.stringify(({VISIBLE_SVGS})({view.view})) !== b",
+                                         arg=json.dumps(before), timeout=10_000)
+            visit.page.wait_for_timeout(1500)
+            play.click()  # pause, so the screenshot shows a step part-way
+            visit.page.screenshot(path=str(artifacts / f"site-slides-{stem}.png"))
+        visit.assert_clean()
+    finally:
+        visit.close()
+
+
+def test_index_and_instructor_pages(site, base_url, browser, artifacts):
+    index = Visit(browser, base_url, "index.html", {"width": 1280, "height": 900})
+    try:
+        links = index.page.evaluate("() => [...document.querySelectorAll('tbody tr')].map(r => "
+                                    "({href: r.querySelector('a').getAttribute('href'), text: r.innerText}))")
+        assert [x["href"] for x in links] == [f"{s}.html" for s in STEMS]
+        start = nbformat.read(ROOT / "notebooks" / f"{STEMS[0]}.ipynb", as_version=4)
+        rows = site_pages.course_map(start)
+        for x, stem in zip(links, STEMS, strict=True):
+            title, sentence = rows[stem]
+            assert title in x["text"]
+            first_words = sentence.replace("`", "").split()[:3]
+            assert " ".join(first_words) in x["text"], (stem, x["text"])
+        index.page.screenshot(path=str(artifacts / "site-index.png"), full_page=True)
+        index.assert_clean()
+    finally:
+        index.close()
+    guides = sorted((site.out / "instructor").glob("*.html"))
+    assert len(guides) == len(list((ROOT / "instructor").glob("*.md"))) + 1
+    for g in guides:
+        v = Visit(browser, base_url, g.relative_to(site.out).as_posix(), {"width": 1280, "height": 900})
+        try:
+            assert v.page.locator("h1, h2").count() > 0
+            v.assert_clean()
+        finally:
+            v.close()
+    for page in [*site.out.glob("*.html"), *site.out.glob("slides/*.html")]:
+        hrefs = re.findall(r'href="([^"]*)"', page.read_text(encoding="utf-8"))
+        assert not [h for h in hrefs if "instructor" in h], f"{page.name} links the instructor guides"
