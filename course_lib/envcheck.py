@@ -352,7 +352,8 @@ class Report:
         if self.ok:
             return f"All {len(self.rows)} checks passed: the course is ready to run."
         names = ", ".join(row.component for row in self.problems)
-        return f"{len(self.problems)} problem(s) to fix: {names}. See 'what to do' in their rows."
+        n = len(self.problems)
+        return f"{n} problem{'s' * (n != 1)} to fix: {names}. See 'what to do' in {'their rows' if n > 1 else 'its row'}."
 
     def _cells(self, row: Row) -> tuple[str, ...]:
         return (row.component, row.required, row.found, row.status, row.todo)

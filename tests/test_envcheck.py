@@ -57,7 +57,7 @@ def test_missing_torch_is_a_problem_that_says_how_to_install(monkeypatch: pytest
     torch_row = rows_by_component(list(report.rows))["PyTorch"]
     assert (torch_row.found, torch_row.ok, torch_row.status) == ("not installed", False, "PROBLEM")
     assert "./course start" in torch_row.todo and "environment.yml" in torch_row.todo
-    assert not report.ok and report.summary().startswith("1 problem(s) to fix: PyTorch.")
+    assert not report.ok and report.summary().startswith("1 problem to fix: PyTorch. See 'what to do' in its row.")
     assert "PROBLEM" in repr(report) and "-> Close JupyterLab and run ./course start" in repr(report)
     assert "&#10008; PROBLEM" in report._repr_html_()
 

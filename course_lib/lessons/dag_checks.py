@@ -59,7 +59,8 @@ def order_problem(graph: Graph, names: Sequence[str]) -> str | None:
         seen.add(a)
     missing = [n.name for n in graph.nodes if n.name not in seen]
     if missing:
-        return f"{len(missing)} node(s) missing, e.g. {missing[0]!r}; a topological order lists every node"
+        first = f"{missing[0]!r} is missing" if len(missing) == 1 else f"{len(missing)} nodes are missing, e.g. {missing[0]!r}"
+        return f"{first}; a topological order lists every node"
     position = {a: k for k, a in enumerate(names)}
     for a in names:
         node = graph[a]

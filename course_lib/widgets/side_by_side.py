@@ -19,7 +19,7 @@ SHORT_TITLES = {  # side by side, where half a line is all there is
 
 
 #: px above a pane's graph: the heading, the controls and the pane's title (two lines on a projector)
-GRAPH_TOP = 190
+GRAPH_TOP = 150
 
 
 def share_width(panes: list[tuple[Any, float | None]]) -> None:
@@ -74,8 +74,9 @@ class SideBySide(CourseWidget):
             self.show_error("\n".join(problems))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         head = self.html(f"<b>{esc(self.name)}</b>: the same program, stepped both ways on one clock", "heading")
-        self.children = [head, self.controls.box, self.message,
-                         W.HBox(panes, layout=W.Layout(width="100%")), self.legend]
+        # the speed slider, the control used least, goes last: the graphs start higher
+        self.children = [head, self.controls.main, self.message,
+                         W.HBox(panes, layout=W.Layout(width="100%")), self.legend, self.controls.speed]
 
     def _record(self, program: Callable[..., Any], inputs: dict[str, float] | None, backward: bool) -> list[str]:
         """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""
