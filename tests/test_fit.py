@@ -63,3 +63,22 @@ def test_an_input_parallelogram_never_slants_into_its_text(theme, lines):
         pts = [tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', shape("input", 0, 0, w, h)).group(1).split()]
         slant = pts[0][0] - pts[3][0]
         assert 0 < slant <= INPUT_MARGIN_PT
+
+
+def test_plots_follow_the_theme():
+    """A plot's legend, ticks and lines grow with the presenter theme (05's legend was 8 pt whatever the theme)."""
+    pytest.importorskip("matplotlib")
+    from course_lib.lessons import sequences as sq
+
+    def sizes(theme: str) -> tuple[float, float, float]:
+        render.set_theme(theme)
+        try:
+            ax = sq.plot_waste().get_axes()[0]
+        finally:
+            render.set_theme("classroom")
+        return (ax.get_legend().get_texts()[0].get_fontsize(), ax.get_xticklabels()[0].get_fontsize(),
+                ax.get_lines()[0].get_linewidth())
+
+    small, big = sizes("classroom"), sizes("presenter")
+    assert all(b > s for s, b in zip(small, big))
+    assert big[0] >= 12  # a legend read from the back of a room: at least 12 pt

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from .. import dynamic as dy
+from .. import render
 from .. import static as st
 from ..graph import Graph
 
@@ -441,21 +442,25 @@ def plot_waste(max_spread: int = 5, ks: Sequence[int] = (1, 2, 4), n: int = 8, m
     import matplotlib.pyplot as plt
 
     rows = waste_rows(max_spread, ks, n, mean)
+    with plt.rc_context(render.plot_style()):  # words and lines follow the theme (larger for a projector)
+        return _waste_figure(plt, rows, ks, n, mean)
+
+
+def _waste_figure(plt: Any, rows: list[tuple[int, ...]], ks: Sequence[int], n: int, mean: int) -> Any:
     spreads = [r[0] for r in rows]
-    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    fig, ax = plt.subplots(figsize=(10, 3.8))
     styles = ["-o", "--s", ":^", "-.v"]
     for j, k in enumerate(ks):
         share = [100 * r[3 + j] / (r[2] + r[3 + j]) for r in rows]
         label = "define-then-run, pad to the longest" if k == 1 else f"bucketing: {k} graphs"
         ax.plot(spreads, share, styles[j % len(styles)], color=("#D55E00", "#E69F00", "#0072B2", "#CC79A7")[j % 4],
-                label=label, linewidth=2)
-    ax.plot(spreads, [0] * len(spreads), "-", color="#009E73", label="define-by-run, one sentence at a time",
-            linewidth=2)
+                label=label)
+    ax.plot(spreads, [0] * len(spreads), "-", color="#009E73", label="define-by-run, one sentence at a time")
     ax.set_xlabel(f"length spread (sentences of {mean} ± spread words, {n} of them)")
     ax.set_ylabel("% of cell steps on padding")
     ax.set_xticks(spreads)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=9, loc="upper left")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the plot: no line hidden
     ax.set_title("Padding wasted: counted, not timed", loc="left")
     fig.tight_layout()
     plt.close(fig)

@@ -42,7 +42,7 @@ from .jupyter import Figure, Frames, draw, node_boxes, to_dot, to_svg
 from .layout import GRAD_ROOM, VALUE_ROOM, Layout
 from .plan import DEFAULT_MAX_NODES, STATUSES
 from .svg import DRAW_MAX_WIDTH, INSTALL_HINT, legend_svg
-from .theme import MARKS, THEMES, Theme, get_theme, set_theme
+from .theme import MARKS, THEMES, Theme, get_theme, plot_style, set_theme
 from .words import noun, plain, plural, wrap
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "node_boxes",
     "noun",
     "plain",
+    "plot_style",
     "plural",
     "set_theme",
     "to_dot",

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import render
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
 from ...measure import Measurement, fmt_seconds, measure
@@ -149,29 +150,34 @@ def plot_break_even(be: BreakEven, max_runs: int = 100_000) -> Any:
     import matplotlib.pyplot as plt
 
     n = np.unique(np.logspace(0, np.log10(max_runs), 200).astype(int))
+    with plt.rc_context(render.plot_style()):  # words and lines follow the theme (larger for a projector)
+        return _break_even_figure(plt, be, n, max_runs)
+
+
+def _break_even_figure(plt: Any, be: BreakEven, n: Any, max_runs: int) -> Any:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     styles = {"tf.function": ("#D55E00", "-"), "TF eager": ("#D55E00", ":"),
               "our static engine": ("#0072B2", "-"), "our dynamic engine": ("#0072B2", ":")}
     for ax, size in zip(axes, be.sizes):
         for name, (first, later) in be.pairs[size].items():
             colour, ls = styles[name]
-            ax.plot(n, first + (n - 1) * later, color=colour, linestyle=ls, label=name, linewidth=2)
+            ax.plot(n, first + (n - 1) * later, color=colour, linestyle=ls, label=name)
         for compiled, eager in PAIRS:
             k = be.point(size, compiled, eager)
             if k is not None and k <= max_runs:
                 first, later = be.pairs[size][compiled]
-                ax.plot([k], [first + (k - 1) * later], "o", color=styles[compiled][0], markersize=8)
+                ax.plot([k], [first + (k - 1) * later], "o", color=styles[compiled][0])
                 ax.annotate(f"pays off after {k:,} runs", (k, first + (k - 1) * later), textcoords="offset points",
-                            xytext=(6, -14), fontsize=8, color=styles[compiled][0])
+                            xytext=(6, -14), fontsize="small", color=styles[compiled][0])
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(f"{size} graph: a chain of {be.sizes[size]} ops", loc="left")
         ax.set_xlabel("number of runs (log)")
         ax.grid(True, which="major", alpha=0.3)
     axes[0].set_ylabel("total time in seconds (log)")
-    axes[0].legend(loc="upper left", fontsize=8)
+    axes[0].legend(loc="upper left", fontsize="small")
     fig.text(0.01, 0.005, "solid: compile once, then run compiled; dotted: run eagerly every time.  "
-             + stamp_line(), fontsize=7, color="#555555")
+             + stamp_line(), fontsize="x-small", color="#555555")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     plt.close(fig)
     return fig

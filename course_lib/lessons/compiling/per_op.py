@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ... import dynamic as dy
+from ... import render
 from ...adapters.loader import load_tensorflow, load_torch
 from ...measure import Measurement, measure
 from .chains import X
@@ -54,11 +55,16 @@ def plot_per_op(costs: dict[str, Any], extra: dict[str, float] | None = None) ->
     import matplotlib.pyplot as plt
 
     rows = [(k, v.median) for k, v in costs.items() if isinstance(v, Measurement)] + list((extra or {}).items())
+    with plt.rc_context(render.plot_style()):  # words follow the theme (larger for a projector)
+        return _per_op_figure(plt, rows)
+
+
+def _per_op_figure(plt: Any, rows: list[tuple[str, float]]) -> Any:
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) + 1.6))
     ax.barh([r[0] for r in rows], [r[1] * 1e6 for r in rows], color="#0072B2")
     ax.axvline(1.0, color="#D55E00", linestyle="--")
     ax.set_ylim(len(rows) - 0.5, -1.3)  # room above the first bar for the label of the 2017 line
-    ax.text(0.92, -0.85, "Answer 1 (2017): “as low as 1 µs” →", color="#A23B00", fontsize=9, va="center", ha="right")
+    ax.text(0.92, -0.85, "Answer 1 (2017): “as low as 1 µs” →", color="#A23B00", va="center", ha="right")
     ax.set_xscale("log")
     ax.set_xlim(left=0.05)
     ticks = [t for t in (0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000) if t <= 2 * max(r[1] * 1e6 for r in rows)]
@@ -66,7 +72,7 @@ def plot_per_op(costs: dict[str, Any], extra: dict[str, float] | None = None) ->
     ax.minorticks_off()
     ax.set_xlabel("µs per op (log scale)")
     ax.set_title("One op, run at once", loc="left")
-    fig.text(0.01, 0.005, stamp_line(), fontsize=7, color="#555555")
+    fig.text(0.01, 0.005, stamp_line(), fontsize="x-small", color="#555555")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     plt.close(fig)
     return fig
