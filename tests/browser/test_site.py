@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import json
 import re
 import threading
 import time
@@ -137,6 +136,19 @@ def check_widgets(visit: Visit, b: site_build.Built) -> None:
             "need a running course" in notes.nth(k).inner_text()
 
 
+def settled_svgs(visit: Visit, view: int) -> list[str]:
+    """The visible SVGs of widget output ``view`` once they are drawn and stay the same for a quarter second (so a
+    slide still fading in, or a graph still being laid out, is not taken for a step)."""
+    last: list[str] | None = None
+    for _ in range(40):
+        now = visit.page.evaluate(VISIBLE_SVGS, view)
+        if now and now == last:
+            return now
+        last = now
+        visit.page.wait_for_timeout(250)
+    raise AssertionError(f"{visit.rel}: widget output {view} shows no settled SVG graph: {len(last or [])} visible")
+
+
 def move_slider(visit: Visit, view: int, label: str, steps: int) -> None:
     """Move the step slider labelled ``label`` of widget output ``view`` right ``steps`` times with the keyboard
     (the slider is jslinked to the frames: no kernel involved)."""
@@ -165,11 +177,9 @@ def test_page(stem, site, base_url, browser, artifacts):
             sliders = step_sliders(stem, view)
             assert sliders, f"{visit.rel}: view {view.view} steps but has no step slider"
             label, top = sliders[0]
-            before = visit.page.evaluate(VISIBLE_SVGS, view.view)
-            assert before, f"{visit.rel}: stepping view {view.view} shows no SVG"
+            before = settled_svgs(visit, view.view)
             move_slider(visit, view.view, label, max(1, top // 2))
-            visit.page.wait_for_timeout(200)
-            after = visit.page.evaluate(VISIBLE_SVGS, view.view)
+            after = settled_svgs(visit, view.view)
             assert after != before, f"{visit.rel}: moving {label!r} to {top // 2} did not change the graph"
         first = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").first
         shot = artifacts / f"site-{stem}.png"
@@ -203,12 +213,18 @@ def test_slides(stem, site, base_url, browser, artifacts):
             box = play.bounding_box()
             assert box and 0 <= box["y"] and box["y"] + box["height"] <= 720, \
                 f"{visit.rel}: the stepper's Play is off the 1280x720 slide: {box}"
-            before = visit.page.evaluate(VISIBLE_SVGS, view.view)
+            before = settled_svgs(visit, view.view)
+            label = step_sliders(stem, view)[0][0]
+            readout = out.locator(".widget-slider", has=visit.page.locator(".widget-label", has_text=label)) \
+                .first.locator(".widget-readout")
             play.click()
-            visit.page.wait_for_function(f"(b) => JSON.stringify(({VISIBLE_SVGS})({view.view})) !== b",
-                                         arg=json.dumps(before), timeout=10_000)
-            visit.page.wait_for_timeout(1500)
-            play.click()  # pause, so the screenshot shows a step part-way
+            try:  # Play moves the step slider (jslink) at the saved pace
+                readout.filter(has_text="2").wait_for(timeout=15_000)
+            except PlaywrightTimeout:
+                raise AssertionError(f"{visit.rel}: Play did not move the {label!r} slider to step 2") from None
+            play.click()  # pause, so the graph holds still part-way for the comparison and the screenshot
+            after = settled_svgs(visit, view.view)
+            assert after != before, f"{visit.rel}: Play did not change the graph of the stepper on its slide"
             visit.page.screenshot(path=str(artifacts / f"site-slides-{stem}.png"))
         visit.assert_clean()
     finally:
