@@ -93,16 +93,3 @@ def missing_local(html: str, page: Path, site: Path) -> list[str]:
 def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
-
-def page_bytes(page: Path, site: Path) -> tuple[int, int]:
-    """(the page's own bytes, the page plus every local file it loads): the second is what a first visit fetches."""
-    own = page.stat().st_size
-    html = page.read_text(encoding="utf-8")
-    extra = set()
-    for u in loaded_urls(html):
-        if is_external(u) or u.startswith(("data:", "#")):
-            continue
-        target = (page.parent / u.split("#")[0].split("?")[0]).resolve()
-        if target.is_file():
-            extra.add(target)
-    return own, own + sum(t.stat().st_size for t in extra)
