@@ -57,7 +57,7 @@ class CompileExplorer(CourseWidget):
         self.timings = bool(timings)
         self._uid = next(_ids)
         self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops, description="ops in the graph",
-                               continuous_update=False, style={"description_width": "120px"},
+                               continuous_update=False, style={"description_width": "initial"},
                                layout=W.Layout(width="min(100%, 480px)", height="36px"))
         big = W.Layout(height="40px", width="auto", min_width="200px", margin="2px 8px")
         self.add_button = W.Button(description="add a node, then run", tooltip="the graph changes: compile again",

@@ -63,7 +63,7 @@ class PaddingExplorer(CourseWidget):
         sentence = read(sentence, "sentence", 1, 1, self.n)
         self._uid = next(_ids)
         self._static: dict[int, tuple[sq.StaticUnroll, str]] = {}  # T -> (graph + session, its picture)
-        style = {"description_width": "130px"}
+        style = {"description_width": "8.7em"}
         size = W.Layout(width="min(100%, 480px)", height="36px")
         self.spread = W.IntSlider(value=int(np.clip(spread, 0, max_spread)), min=0, max=max_spread,
                                   description="length spread", style=style, layout=size)
@@ -186,6 +186,6 @@ class PaddingExplorer(CourseWidget):
             f"<table style=\"font-size:{z.ui}px;border-collapse:collapse\"><tr>"
             '<th style="text-align:left;padding:2px 10px">strategy</th><th style="text-align:left;padding:2px 10px">'
             'cell steps run</th><th style="text-align:left;padding:2px 10px">graphs needed</th></tr>'
-            f"{body}</table><div style=\"font-size:{z.tiny}px;color:#444\">The static engine has compiled "
+            f"{body}</table><div style=\"font-size:{z.small}px;color:#444\">The static engine has compiled "
             f"{render.plural(c['static graphs compiled'], 'graph')} so far in this widget: one per longest length "
             "seen.</div>")

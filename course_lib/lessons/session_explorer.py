@@ -93,7 +93,7 @@ class SessionExplorer(CourseWidget):
         big = W.Layout(height="40px", width="auto", min_width="150px")
         bstyle = self.button_style()
         self.fetch = W.Dropdown(description="fetch", layout=W.Layout(width="260px", height="40px"),
-                                style={"description_width": "50px"})
+                                style={"description_width": "3.5em"})
         self.add_button = W.Button(description="add a node: fetch + 1", layout=big, style=bstyle,
                                    tooltip="append an add node to the graph and fetch it")
         self.finalize_button = W.Button(description="finalize()", layout=big, style=bstyle,
@@ -283,7 +283,7 @@ class SessionExplorer(CourseWidget):
             slider = W.FloatSlider(value=float(np.clip(start, self.low, self.high)), min=self.low, max=self.high,
                                    step=0.1, description=n.name, readout_format=".2f", continuous_update=True,
                                    layout=W.Layout(width="min(100%, 460px)", height="36px"),
-                                   style={"description_width": "40px"})
+                                   style={"description_width": "2.8em"})
             box.observe(self._on_change, "value")
             slider.observe(self._on_change, "value")
             self._feeds[n.name] = (box, slider)
@@ -365,7 +365,7 @@ class SessionExplorer(CourseWidget):
 
     def _plan_html(self, plan: st.Plan) -> str:
         r = plan.report
-        size, mono = self.sizes.ui, self.sizes.tiny
+        size, mono = self.sizes.ui, self.sizes.mono
         pruned = r.get("graph_nodes", 0) - r.get("needed", 0)
         lines = (f"needed by the fetch: {r.get('needed')} of {render.plural(r.get('graph_nodes', 0), 'node')} "
                  f"(pruned {pruned}); "

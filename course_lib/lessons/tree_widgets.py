@@ -64,9 +64,9 @@ class TreeExplorer(CourseWidget):
         self.text = W.Text(value="", description="tree:", continuous_update=False,
                            placeholder="e.g. ((the cat) (sat (on (the mat))))",
                            layout=W.Layout(width="min(100%, 680px)", height="40px"),
-                           style={"description_width": "50px", "font_size": f"{self.sizes.heading}px"})
+                           style={"description_width": "3.5em", "font_size": f"{self.sizes.heading}px"})
         self.view = W.ToggleButtons(options=list(VIEWS), value=view if view in VIEWS else VIEWS[0],
-                                    description="draw:", style={"description_width": "50px"})
+                                    description="draw:", style={"description_width": "3.5em", "button_width": "auto"})
         help_ = W.HTML(f'<div style="font-size:{self.sizes.small}px">Type words in brackets and press <b>Enter</b>: '
                        "<code>(the cat)</code> is a phrase of two words; <code>(a b c)</code> is read as "
                        "<code>((a b) c)</code>. Nothing you type is run as Python.</div>")
@@ -177,7 +177,7 @@ class BatchingExplorer(CourseWidget):
         trees = read(trees, "trees", min(4, max_trees), 1, max_trees)
         words = read(words, "words", min(5, max_words), 1, max_words)
         seed = read(seed, "seed", 0, 0, 20)
-        style = {"description_width": "150px"}
+        style = {"description_width": "10em"}
         lay = W.Layout(width="min(100%, 520px)", height="36px")
         self.n_trees = W.IntSlider(value=int(np.clip(trees, 1, max_trees)), min=1, max=max_trees,
                                    description="trees in the batch", style=style, layout=lay)

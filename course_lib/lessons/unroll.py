@@ -54,7 +54,7 @@ class UnrollExplorer(CourseWidget):
         max_n, max_problem = read_number(max_n, "max_n", 10, whole=True, low=1, high=MAX_N)
         n, n_problem = read_number(n, "n", min(3, max_n), whole=True, low=1, high=max_n)
         self.slider = W.IntSlider(value=int(n), min=1, max=int(max_n), description="loop steps n",
-                                  style={"description_width": "110px"},
+                                  style={"description_width": "7.5em"},
                                   layout=W.Layout(width="min(100%, 520px)", height="36px"))
         self.summary = W.HTML("")
         title = self.title

@@ -97,7 +97,7 @@ def plot_style(theme: str | Theme | None = None) -> dict[str, Any]:
 
     Text inside a plot is given in sizes relative to these (``fontsize="small"``), never in points.
 
-    >>> plot_style("presenter")["legend.fontsize"] > plot_style("classroom")["legend.fontsize"]
+    >>> plot_style("presenter")["font.size"] > plot_style("classroom")["font.size"]
     True
     """
     t = get_theme(theme)

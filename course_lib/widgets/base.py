@@ -43,7 +43,7 @@ else:
     IMPORT_ERROR = None
 
 __all__ = ["CHROME_PX", "MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "esc", "fit_height", "guarded",
-           "ipywidgets", "message_html", "quietly", "read_number", "read_range", "read_whole", "require_ipywidgets"]
+           "ipywidgets", "message_html", "quietly", "read_number", "read_range", "read_whole", "require_ipywidgets", "widget_css"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -276,6 +276,18 @@ def quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
 
 
+def widget_css(sizes: Sizes) -> str:
+    """The style sheet of a course widget of these sizes: ipywidgets' text variables, scoped to the widget's class.
+
+    >>> "--jp-widgets-font-size:21px" in widget_css(Sizes.of(render.get_theme("presenter")))
+    True
+    """
+    # only the text size: ipywidgets' inline height is also the line height of every HTML widget's text
+    # code in running text as large as the text (JupyterLab shrinks <code> to its smaller code font)
+    return (f"<style>.course-ui-{sizes.ui}{{--jp-widgets-font-size:{sizes.ui}px}}"
+            f".course-ui-{sizes.ui} code{{font-size:inherit}}</style>")
+
+
 class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # type: ignore[misc]
     """A column of controls and pictures with a theme, its text sizes and an inline message box.
 
@@ -293,6 +305,16 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
         self.theme: render.Theme = render.get_theme(theme)
         self.sizes = Sizes.of(self.theme)
         self.message = w.HTML("")
+        # ipywidgets' own controls (slider names and read-outs, dropdowns, toggle buttons, check boxes) take their
+        # text size from a CSS variable; setting it on this widget's box scales them with the theme as well
+        self.add_class(f"course-ui-{self.sizes.ui}")
+        self.sheet = w.HTML(widget_css(self.sizes), layout=w.Layout(display="none"))
+        self.observe(self._keep_sheet, "children")
+
+    def _keep_sheet(self, change: Any) -> None:
+        """Keep the style sheet among the children whatever a subclass sets them to (last, hidden)."""
+        if self.sheet not in change["new"]:
+            self.children = (*change["new"], self.sheet)
 
     def show_message(self, text: str, kind: str = "error") -> None:
         """Show ``text`` in the message box (an empty text clears it)."""

@@ -53,7 +53,7 @@ def value_slider(value: float, low: float, high: float) -> Any:
     W = require_ipywidgets()
     return W.FloatSlider(value=value, min=low, max=high, step=0.1, description="", continuous_update=True,
                          readout_format=".2f", layout=W.Layout(width="min(100%, 520px)", height="36px"),
-                         style={"description_width": "80px"})
+                         style={"description_width": "5.5em"})
 
 
 def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str,
@@ -187,7 +187,7 @@ class ExpressionExplorer(_TwoGraphs):
         self.sliders: dict[str, Any] = {}
         self.text = W.Text(value="", description="f =", continuous_update=False, placeholder="e.g. sin(x*w + 1)",
                            layout=W.Layout(width="min(100%, 640px)", height="40px"),
-                           style={"description_width": "40px", "font_size": f"{self.sizes.heading}px"})
+                           style={"description_width": "2.8em", "font_size": f"{self.sizes.heading}px"})
         help_ = self.html("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp log "
                           "sin cos tanh relu sigmoid sum mean.", "small")
         self.slider_box = W.VBox([], layout=W.Layout(flex="1 1 420px", min_width="0"))

@@ -160,12 +160,12 @@ class Controls:
         self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description="Step",
                                   continuous_update=True, readout=True,
                                   layout=W.Layout(width="min(100%, 340px)", height="40px"),
-                                  style={"description_width": "50px"})
+                                  style={"description_width": "3.5em"})
         self.prev = W.Button(description="◀ Previous", tooltip="one step back", layout=big, style=bstyle)
         self.next = W.Button(description="Next ▶", tooltip="one step forward", layout=big, style=bstyle)
         self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description="ms per step",
                                  layout=W.Layout(width="min(100%, 300px)", height="40px"),
-                                 style={"description_width": "90px"})
+                                 style={"description_width": "6em"})
         self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
                       W.jslink((self.speed, "value"), (self.play, "interval"))]
         if steps <= 0:

@@ -5,6 +5,8 @@ presenter theme set (issue 13). Scrolled so the widget starts at the top of the 
   page has no horizontal scrollbar. The padding explorer's "graph" is its grid of sentences (what its sliders
   change); its two unrolled graphs sit under the counts and each scales to a screen's height when scrolled to.
 * ``test_graph_labels_readable_on_a_projector``: the smallest graph label is at least 24 px on screen.
+* ``test_widget_words_readable_on_a_projector``: every word of the widget outside its pictures (slider names and
+  read-outs, buttons, dropdowns, messages, tables, listings) is at least 20 px, and no control's name is cut short.
 
 Screenshots are saved as artifacts (projector-<kind>.png).
 """
@@ -46,6 +48,7 @@ IN_VIEW = {"padding": 1}
 #: this list, so the list can only shrink with evidence.
 SMALL_LABELS = {"side_by_side", "expression", "control_flow", "session", "padding", "tree"}
 MIN_LABEL_PX = 24
+MIN_WORDS_PX = 20
 
 # Scroll cell k's output to the top of the notebook's scroller, then measure what a projector shows.
 MEASURE = """([k, control]) => {
@@ -67,7 +70,17 @@ MEASURE = """([k, control]) => {
   }));
   const scrollers = [document.scrollingElement, ...document.querySelectorAll('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook')];
   const hscroll = scrollers.filter(e => e && e.scrollWidth > e.clientWidth + 1).map(e => e.className || e.tagName);
-  return {vh, vw, control: ctl, graphs: svgs.map(box), minFont: fonts.length ? Math.min(...fonts) : null, hscroll};
+  // the widget's words outside its pictures: every element with text of its own (labels, read-outs, buttons, HTML)
+  const words = [...out.querySelectorAll('*')].filter(el => shown(el) && !el.closest('svg')
+      && el.closest('[class*="course-ui-"]') && [...el.childNodes].some(c => c.nodeType === 3 && c.textContent.trim()))
+    .map(el => [parseFloat(getComputedStyle(el).fontSize), el.textContent.trim().slice(0, 40)]);
+  words.sort((a, b) => a[0] - b[0]);
+  // a control's name cut short with an ellipsis ("ops in the gra…"): its box is narrower than its words
+  const clipped = [...out.querySelectorAll('.widget-label, .jupyter-widget-label, button, select')]
+    .filter(el => shown(el) && el.closest('[class*="course-ui-"]') && el.scrollWidth > el.clientWidth + 1)
+    .map(el => el.textContent.trim());
+  return {vh, vw, control: ctl, graphs: svgs.map(box), minFont: fonts.length ? Math.min(...fonts) : null, hscroll,
+          smallestWords: words.slice(0, 3), clipped};
 }"""
 
 
@@ -158,3 +171,12 @@ def test_graph_labels_readable_on_a_projector(projector, artifacts, kind):
     m = measure(projector, artifacts, kind)
     assert m["minFont"] is not None, f"{kind}: no graph label measured"
     assert m["minFont"] >= MIN_LABEL_PX, f"{kind}: smallest graph label {m['minFont']:.1f} px < {MIN_LABEL_PX} px"
+
+
+@pytest.mark.parametrize("kind", list(WIDGETS))
+def test_widget_words_readable_on_a_projector(projector, artifacts, kind):
+    m = measure(projector, artifacts, kind)
+    assert m["smallestWords"], f"{kind}: no words measured"
+    size, text = m["smallestWords"][0]
+    assert size >= MIN_WORDS_PX, f"{kind}: {text!r} is {size:.1f} px < {MIN_WORDS_PX} px ({m['smallestWords']})"
+    assert not m["clipped"], f"{kind}: words cut short in their box: {m['clipped']}"
