@@ -166,7 +166,8 @@ class PaddingExplorer(CourseWidget):
         self.dynamic_title.value = (f"{title}Define-by-run: the graph recorded for sentence {k} has "
                                     f"{render.plural(lens[k - 1], 'step')}</div>"
                                     f'<div style="font-size:{z.small}px">“{esc(sentences[k - 1])}”</div>')
-        self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid")
+        self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid",
+                                      scale=self.sizes.ui / 12)  # its 12 px words as large as the widget's
         pad, bucket = c["padded"], c["bucketed"]
         rows = [
             ("pad every sentence to the longest", f"{pad.total} ({pad.padded} on padding, {pad.wasted:.0%} wasted)",

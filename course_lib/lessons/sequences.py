@@ -559,11 +559,12 @@ def strategy_costs(rnn: TinyRNN, sentences: Sequence[np.ndarray], repeat: int = 
 
 # ---------------------------------------------------------------------------------------------- picture
 def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None, cell: int = 18,
-             svg_id: str = "padding-grid") -> str:
+             svg_id: str = "padding-grid", scale: float = 1.0) -> str:
     """The padded batch as a grid: a row per sentence, a square per time step.
 
     A word is a filled square, padding an empty dashed square with a ``0`` (readable without colour). With
-    ``groups`` (buckets) each group is padded to its own longest sentence and drawn as its own block.
+    ``groups`` (buckets) each group is padded to its own longest sentence and drawn as its own block. ``scale``
+    enlarges the whole picture (its 12 px words become 12·scale px): a widget passes its theme's text size / 12.
     """
     lens = [int(n) for n in lens]
     groups = [list(g) for g in groups] if groups else [list(range(len(lens)))]
@@ -595,6 +596,6 @@ def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None,
         parts.append(f'<text x="{label_w + T * cell + 8}" y="{y - cell * 0.3:.1f}" font-size="12">'
                      f"{html.escape(label)}padded to {T}, {count.padded} zeros</text>")
         y += gap
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{html.escape(svg_id)}" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" role="img" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{html.escape(svg_id)}" width="{width * scale:g}" '
+            f'height="{height * scale:g}" viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" role="img" '
             'font-family="Helvetica,Arial,sans-serif">' + "".join(parts) + "</svg>")
