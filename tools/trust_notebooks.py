@@ -24,11 +24,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def notebooks_in(targets: list[str]) -> list[Path]:
-    """The .ipynb files named, or found at the top of the folders named (checkpoints are never signed)."""
+    """The .ipynb files named, or found in the folders named and their sub-folders (the French edition is in
+    notebooks/fr/); checkpoints are never signed."""
     found: list[Path] = []
     for target in targets:
         path = Path(target)
-        found.extend(sorted(path.glob("*.ipynb")) if path.is_dir() else [path])
+        if path.is_dir():
+            found.extend(p for p in sorted(path.rglob("*.ipynb")) if ".ipynb_checkpoints" not in p.parts)
+        else:
+            found.append(path)
     return found
 
 
