@@ -93,18 +93,22 @@ def run_notebook(path: Path) -> float:
     t0 = time.perf_counter()
     client.execute()
     elapsed = time.perf_counter() - t0
-    nb = stable_widget_ids(nb, path.name)
+    # the English ids stay keyed by the file name; a twin in a sub-folder (fr/) gets ids of its own
+    folder = path.parent.relative_to(ROOT / "notebooks").as_posix() if path.is_relative_to(ROOT / "notebooks") else "."
+    nb = stable_widget_ids(nb, path.name if folder == "." else f"{folder}/{path.name}")
     nbformat.validate(nb)
     nbformat.write(nb, path)
     return elapsed
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the given notebooks (default: every notebooks/*.ipynb in name order); 1 if any failed."""
+    """Run the given notebooks (default: every notebooks/*.ipynb in name order, then the French edition's
+    notebooks/fr/*.ipynb); 1 if any failed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks to run (default: all of notebooks/)")
     args = parser.parse_args(argv)
-    paths = args.notebooks or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    paths = args.notebooks or (sorted((ROOT / "notebooks").glob("*.ipynb"))
+                               + sorted((ROOT / "notebooks" / "fr").glob("*.ipynb")))
     if not paths:
         print("no notebooks found in notebooks/", file=sys.stderr)
         return 1

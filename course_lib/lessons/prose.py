@@ -39,13 +39,13 @@ _FIGURE = re.compile(
     r"(?:faster|slower|quicker|longer|shorter|cheaper|dearer|more|less|as\s+\w+)\b",  # two to three times faster
     re.IGNORECASE)
 #: A sentence with one of these may carry a figure: the 2017 figures, running-time notes.
-EXEMPT_SENTENCE = re.compile(r"\b2017\b|running time", re.IGNORECASE)
+EXEMPT_SENTENCE = re.compile(r"\b2017\b|running time|durée d'exécution", re.IGNORECASE)
 _EXERCISE_CELL = re.compile(r"^\s*\*\*\d\d\.\d+\*\*")
 _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _HTML_TAG = re.compile(r"<[^>\n]*>")
-_QUOTES = re.compile(r"“([^”]*)”|\"([^\"\n]*)\"|(?<![\w])‘([^’]*)’(?![\w])")
+_QUOTES = re.compile(r"“([^”]*)”|\"([^\"\n]*)\"|(?<![\w])‘([^’]*)’(?![\w])|«\s*([^»]*?)\s*»")  # « » French
 
 
 def _strip_code(text: str) -> str:
@@ -139,8 +139,8 @@ def verdict_rows(markdown: str) -> list[tuple[str | None, str | None, str]]:
         if not (line.startswith("|") and line.endswith("|")) or re.fullmatch(r"[|\s:-]+", line):
             continue
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if cells and cells[0].lower().startswith("claim"):
-            continue  # the header row
+        if cells and cells[0].lower().startswith(("claim", "affirmation")):
+            continue  # the header row (English or French edition)
         key = _ROW_KEY.match(cells[0])
         status = _ROW_STATUS.match(cells[-1])
         rows.append((key.group(1) if key else None, status.group(1) if status else None, line))
