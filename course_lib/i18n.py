@@ -1,0 +1,142 @@
+"""The course's languages: English (the default) and French, through Python's standard ``gettext``.
+
+* **English is the message itself.** Every message a student sees is written in English in the code, inside
+  ``_("…")``; that English text is the message id, so no English catalogue exists and English output is exactly
+  the text in the code.
+* **The French catalogue** is ``course_lib/locale/fr/LC_MESSAGES/course_lib.po`` (the committed source) and the
+  ``course_lib.mo`` compiled from it beside it (committed too; rebuilt by ``python tools/msgfmt.py``).
+* **The language** is read from the ``COURSE_LANG`` environment variable at the first message (``fr``, ``fr_FR``,
+  ``fr_FR.UTF-8``…), else English; :func:`set_language` overrides it (a notebook's language line).
+* **Looked up late.** A widget translates its words when it is built and a message when it is made, never at
+  import: ``set_language("fr")`` before building a widget makes it French.
+* **Values after translation.** A message with values has named placeholders, filled in after the translation:
+  ``_("step {k} of {n}").format(k=k, n=n)`` (an f-string inside ``_()`` would make a message id that is in no
+  catalogue).
+
+>>> set_language("fr"); _("Next ▶"), ngettext("{n} node", "{n} nodes", 2).format(n=2), number(1400.5)
+('Suivant ▶', '2 nœuds', '1\\u202f400,5')
+>>> set_language("en"); _("Next ▶"), number(1400.5)
+('Next ▶', '1400.5')
+"""
+
+from __future__ import annotations
+
+import gettext as gettext_module
+import numbers
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "_", "get_language", "gettext", "ngettext", "number",
+           "set_language"]
+
+DOMAIN = "course_lib"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LANGUAGES = ("en", "fr")  # English first: the default, and the language of the message ids
+THIN_NBSP = "\u202f"  # French thousands separator (narrow no-break space)
+
+_language: str | None = None  # None until the first message: then COURSE_LANG, or English
+_catalogues: dict[str, gettext_module.NullTranslations] = {}
+
+
+def _normalize(lang: Any, where: str) -> str:
+    """'fr', 'FR', 'fr_FR.UTF-8', 'fr-CA' -> 'fr'; anything else that is no course language: a ValueError."""
+    if not isinstance(lang, str):
+        raise TypeError(f"{where}: a language is text, one of {', '.join(map(repr, LANGUAGES))}; "
+                         f"got a {type(lang).__name__}")
+    code = re.split(r"[_.@-]", lang.strip().lower(), maxsplit=1)[0]
+    if code not in LANGUAGES:
+        raise ValueError(f"{where}: no language {lang!r} in the course; the languages are "
+                         f"{', '.join(map(repr, LANGUAGES))} (English is the default)")
+    return code
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` ("en" or "fr") from now on: widgets built and messages made after this call use it."""
+    global _language
+    _language = _normalize(lang, "set_language")
+
+
+def get_language() -> str:
+    """The language in use: the last :func:`set_language`, else ``COURSE_LANG`` (read once), else "en"."""
+    global _language
+    if _language is None:
+        env = os.environ.get("COURSE_LANG", "").strip()
+        _language = _normalize(env, "the environment variable COURSE_LANG") if env else "en"
+    return _language
+
+
+def catalogue(lang: str | None = None) -> gettext_module.NullTranslations:
+    """The translations of a language (English: none, the message ids are English); loaded once."""
+    lang = _normalize(lang, "catalogue") if lang is not None else get_language()
+    found = _catalogues.get(lang)
+    if found is None:
+        if lang == "en":
+            found = gettext_module.NullTranslations()
+        else:  # a missing .mo is a broken install, said plainly instead of speaking English without a word
+            found = gettext_module.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+        _catalogues[lang] = found
+    return found
+
+
+def gettext(message: str) -> str:
+    """``message`` (English, the message id) in the current language. Modules import it as ``_``
+    (``from ..i18n import gettext as _``): the usual gettext name, and no import of another part's private name."""
+    return catalogue().gettext(message)
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural message for ``n`` in the current language (French: singular for 0 and 1)."""
+    return catalogue().ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a message for translation without translating it (a table of messages made at import, translated
+    with ``_()`` where it is shown). The missing-translation test finds it like ``_()``."""
+    return message
+
+
+class Lazy(str):
+    """A message constant translated each time it is used as text (``str()``, ``+``, f-strings), for a constant
+    that other modules import by name and use as it is (``INSTALL_HINT + "…"``). Compared and searched as its
+    English text (``"x" in hint`` reads the message id)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return _(str.__str__(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __add__(self, other: Any) -> str:
+        return str(self) + other if isinstance(other, str) else NotImplemented
+
+    def __radd__(self, other: Any) -> str:
+        return other + str(self) if isinstance(other, str) else NotImplemented
+
+
+def number(x: Any, digits: int = 6) -> str:
+    """A number for running text in the current language, with up to ``digits`` significant digits (as ``:g``).
+
+    English: exactly ``format(x, f".{digits}g")`` (whole numbers as they are). French: a decimal comma and a narrow
+    no-break space between thousands (1 400 ; 0,5 ; -12 500,25), the exponent kept as it is (1,5e-07).
+    """
+    if isinstance(x, bool):
+        x = int(x)
+    if isinstance(x, numbers.Integral):
+        text = str(int(x))
+    else:
+        text = format(float(x), f".{int(digits)}g")
+    if get_language() != "fr":
+        return text
+    mantissa, e, exponent = text.partition("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    whole, dot, frac = mantissa.lstrip("-").partition(".")
+    if whole.isdigit() and len(whole) > 3:
+        whole = f"{int(whole):,}".replace(",", THIN_NBSP)
+    return sign + whole + ("," + frac if dot else "") + e + exponent
