@@ -28,18 +28,59 @@ from . import dynamic as dy
 from . import graph as ir
 from . import static as st
 from .graph import short_value
+from .i18n import N_
+from .i18n import gettext as _
 
 STYLES = ("define-then-run", "define-by-run")
 
 
 @dataclass(frozen=True)
 class Event:
+    """One step of a trace. ``text`` is the event in English (what tests and logs read); ``message`` and ``args``
+    are the same words as a message id and its values, so :meth:`said` gives them in the current language when a
+    widget shows them (a trace recorded before ``set_language("fr")`` is still shown in French)."""
+
     kind: str  # "define" | "run" | "backward"
     phase: str  # "build" | "run" | "backward"
     node_id: int | None
     text: str
     value: np.ndarray | None
     line: int | None  # 1-based line of Trace.source
+    message: str = ""  # the message id of ``text`` ("" for a hand-made event: ``text`` is shown as it is)
+    args: tuple[tuple[str, str], ...] = ()  # (placeholder, value) pairs of the message
+
+    def said(self) -> str:
+        """The event in the current language (the message translated, then its values filled in)."""
+        return _(self.message).format(**dict(self.args)) if self.message else self.text
+
+
+def _event(kind: str, phase: str, node_id: int | None, message: str, value: Any, line: int | None, /,
+           **args: str) -> Event:
+    """An event whose English text is ``message`` filled with ``args`` (both kept, for :meth:`Event.said`)."""
+    return Event(kind, phase, node_id, message.format(**args), value, line, message, tuple(args.items()))
+
+
+# the words of the events (message ids: English, translated by Event.said when shown); {node} is "x → 3" or
+# "mul = mul(x, w) → 6", code-like, the same in every language
+_DEFINE = {  # (kind, is a gradient node) -> the build event
+    ("input", False): N_("define placeholder {node} (no value yet)"),
+    ("constant", False): N_("define constant {node} (no value yet)"),
+    ("variable", False): N_("define variable {node} (no value yet)"),
+    ("op", False): N_("define op {node} (no value yet)"),
+    ("input", True): N_("define gradient placeholder {node} (no value yet)"),
+    ("constant", True): N_("define gradient constant {node} (no value yet)"),
+    ("variable", True): N_("define gradient variable {node} (no value yet)"),
+    ("op", True): N_("define gradient op {node} (no value yet)"),
+}
+_RUN = {  # a node's kind -> its event in the run phase of define-then-run
+    "input": N_("feed {node}"), "variable": N_("read variable {node}"), "constant": N_("constant {node}"),
+    "op": N_("run {node}"),
+}
+_CREATE = {  # a define-by-run tensor's kind -> the event of its creation
+    "input": N_("input {node}"), "variable": N_("variable {node}"), "constant": N_("constant {node}"),
+    "op": N_("run {node}"),
+}
+_BACKWARD = N_("backward: d{output}/d{node} = {value}")
 
 
 @dataclass(frozen=True)
@@ -266,13 +307,13 @@ def _record_dynamic(program: Callable[..., Any], names: list[str], inputs: dict[
         if t.id not in ids:
             continue  # not part of the result's history (e.g. a comparison used by an `if`)
         node = graph.nodes[ids[t.id]]
-        text = f"run {_describe(node, t.data)}" if node.kind == "op" else f"{node.kind} {_describe(node, t.data)}"
-        events.append(Event("run", "run", node.id, text, t.data, line))
+        message = _CREATE.get(node.kind, node.kind + " {node}")
+        events.append(_event("run", "run", node.id, message, t.data, line, node=_describe(node, t.data)))
     if backward and out.requires_grad and out.data.size == 1:
         def on_grad(t: dy.Tensor, g: np.ndarray) -> None:
             node = graph.nodes[ids[t.id]]
-            events.append(Event("backward", "backward", node.id,
-                                f"backward: d{graph.outputs[0].name}/d{node.name} = {short_value(g)}", g, None))
+            events.append(_event("backward", "backward", node.id, _BACKWARD, g, None, output=graph.outputs[0].name,
+                                 node=node.name, value=short_value(g)))
 
         out.backward(on_grad=on_grad)
         for t in out.history():
@@ -295,10 +336,8 @@ def _record_static(program: Callable[..., Any], names: list[str], inputs: dict[s
         g.observers.clear()
     g.mark_output(out.node)
     for n in g.nodes:
-        what = {"input": "placeholder", "constant": "constant", "variable": "variable"}.get(n.kind, "op")
-        what = "gradient " + what if n.gradient else what
-        events.append(Event("define", "build", n.id, f"define {what} {_describe(n)} (no value yet)", None,
-                            lines.get(n.id)))
+        message = _DEFINE[n.kind if n.kind in ("input", "constant", "variable") else "op", bool(n.gradient)]
+        events.append(_event("define", "build", n.id, message, None, lines.get(n.id), node=_describe(n)))
     fetches = [out] + [d for d in grads if d is not None]
     sess = st.Session(g)
     feeds = {xs[n]: inputs[n] for n in names}
@@ -308,7 +347,7 @@ def _record_static(program: Callable[..., Any], names: list[str], inputs: dict[s
     for node, value in plan.run_observed([np.asarray(feeds[xs[n]], dtype=np.float64) for n in names
                                           if xs[n].node in plan.fed]):
         phase = "backward" if node.gradient else "run"
-        verb = {"input": "feed", "variable": "read variable", "constant": "constant"}.get(node.kind, "run")
-        events.append(Event("run", phase, node.id, f"{verb} {_describe(node, value)}", value, lines.get(node.id)))
+        message = _RUN.get(node.kind, _RUN["op"])
+        events.append(_event("run", phase, node.id, message, value, lines.get(node.id), node=_describe(node, value)))
     grad_nodes = {x.node.id: d.node.id for x, d in zip(xs.values(), grads) if d is not None}
     return Trace("define-then-run", g, events, source, grad_nodes)

@@ -6,7 +6,8 @@
 * adapters import only the core (and each other);
 * nothing outside lessons imports lessons;
 * no module imports another part's private ``_names``;
-* sizes: no module over 600 lines, no core or view function over 60 lines, at most 14 entries at the top level.
+* sizes: no module over 600 lines, no core or view function over 60 lines, at most 16 entries at the top level
+  (the core, the view, adapters, lessons, envcheck, and the languages: ``i18n.py`` with its catalogues ``locale/``).
 
 Every import counts, including the lazy ones inside functions. The checker is tested on a small package built
 in a temporary folder, where each rule is broken once, so the test on the real package can fail.
@@ -25,7 +26,7 @@ CORE = {"graph", "ops", "static", "dynamic", "trace", "expr", "programs", "measu
 VIEW = {"render", "widgets"}
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
-MAX_TOP_LEVEL = 14
+MAX_TOP_LEVEL = 16
 
 
 def _module_name(path: Path, root: Path) -> str:

@@ -14,12 +14,15 @@ from __future__ import annotations
 import html
 import re
 
+from ..i18n import N_, Lazy
+from ..i18n import gettext as _
 from .theme import MARKS, NodeStyle, Theme, get_theme, node_style
 
 __all__ = ["DRAW_MAX_WIDTH", "INSTALL_HINT", "arrow", "curve", "e", "fallback_html", "legend_svg", "n", "node_svg_style", "shape",
            "svg_root"]
 
-INSTALL_HINT = (
+# translated wherever it is used as text (str(), +, an f-string); compared and searched as its English
+INSTALL_HINT = Lazy(
     "No Graphviz layout engine was found, so here is the graph as DOT text. To see it drawn, install one of:\n"
     "  pip install pygraphviz        (wheels bundle Graphviz; nothing else needed)\n"
     "  conda install -c conda-forge graphviz pygraphviz\n"
@@ -113,17 +116,17 @@ def svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max
 
 def fallback_html(dot: str, message: str) -> str:
     """What is shown without a layout engine: why, how to install one, and the DOT text."""
-    return (f'<div class="course-graph-fallback"><p><b>No picture: </b>{e(message)}</p>'
+    return (f'<div class="course-graph-fallback"><p><b>{e(_("No picture: "))}</b>{e(str(message))}</p>'
             f"<pre style=\"max-height:20em;overflow:auto\">{e(dot)}</pre></div>")
 
 
 # ---------------------------------------------------------------------------------------------------- legend
-_LEGEND: list[tuple[str, str, str]] = [  # (kind, status, words)
-    ("input", "defined", "input (placeholder)"), ("constant", "defined", "constant"),
-    ("variable", "defined", "variable (parameter)"), ("op", "defined", "operation"),
-    ("output", "defined", "output (fetched result)"), ("op", "defined", "defined, not run yet (dashed)"),
-    ("op", "running", "▶ running now"), ("op", "done", "✓ done (value shown)"),
-    ("gradient", "done", "gradient (backward), dotted edges"),
+_LEGEND: list[tuple[str, str, str]] = [  # (kind, status, words): the words translated when a legend is drawn
+    ("input", "defined", N_("input (placeholder)")), ("constant", "defined", N_("constant")),
+    ("variable", "defined", N_("variable (parameter)")), ("op", "defined", N_("operation")),
+    ("output", "defined", N_("output (fetched result)")), ("op", "defined", N_("defined, not run yet (dashed)")),
+    ("op", "running", N_("▶ running now")), ("op", "done", N_("✓ done (value shown)")),
+    ("gradient", "done", N_("gradient (backward), dotted edges")),
 ]
 
 
@@ -154,7 +157,8 @@ def legend_parts(t: Theme, max_width: float, top: float) -> tuple[str, float, fl
     parts: list[str] = []
     x, y, row_h = 8.0, top + 6, sh + 8
     width = 0.0
-    for kind, status, words in _LEGEND:
+    for kind, status, msgid in _LEGEND:
+        words = _(msgid)
         w_words = len(words) * fs * 0.56
         if x + sw + 8 + w_words > max_width and x > 8:
             x, y = 8.0, y + row_h

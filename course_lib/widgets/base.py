@@ -33,6 +33,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .. import render
+from ..i18n import N_, number
+from ..i18n import gettext as _
 
 try:  # a course dependency, but importing course_lib must not need it: reported when a widget is created
     import ipywidgets
@@ -48,10 +50,11 @@ __all__ = ["CHROME_PX", "MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def require_ipywidgets(what: str = "the course widgets") -> Any:
+def require_ipywidgets(what: str = N_("the course widgets")) -> Any:
     """The ipywidgets module, or an ImportError that says how to install it."""
     if ipywidgets is None:
-        raise ImportError(f"{what} need ipywidgets 8: pip install 'ipywidgets>=8' ({IMPORT_ERROR})")
+        raise ImportError(_("{what} need ipywidgets 8: pip install 'ipywidgets>=8' ({error})")
+                          .format(what=_(what), error=IMPORT_ERROR))
     return ipywidgets
 
 
@@ -97,9 +100,9 @@ class Sizes:
 
 # kind -> (first word, text colour, background): Okabe–Ito vermillion / blue / bluish green, darkened for text
 MESSAGE_KINDS = {
-    "error": ("Problem", "#A23B00", "#FBE3D6"),
-    "note": ("Note", "#114B6E", "#E3F1FA"),
-    "ok": ("OK", "#00664A", "#DDF2EA"),
+    "error": (N_("Problem"), "#A23B00", "#FBE3D6"),
+    "note": (N_("Note"), "#114B6E", "#E3F1FA"),
+    "ok": (N_("OK"), "#00664A", "#DDF2EA"),
 }
 
 
@@ -120,7 +123,7 @@ def message_html(text: str, kind: str = "error", theme: render.Theme | None = No
     body = esc(text) if monospace else code_html(text)
     return (f'<div role="status" style="font-size:{size}px;color:{colour};background:{bg};'
             f'border-left:5px solid {colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap{font}">'
-            f"<b>{word}:</b> {body}</div>")
+            f"<b>{esc(_('{word}:').format(word=_(word)))}</b> {body}</div>")
 
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
@@ -153,13 +156,22 @@ def guarded(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+#: what read_number asks for: (whole number?, has low, has high) -> the words, filled with low and high
+_WANTED = {
+    (True, True, True): N_("a whole number from {low} to {high}"),
+    (True, True, False): N_("a whole number of at least {low}"),
+    (True, False, True): N_("a whole number of at most {high}"),
+    (True, False, False): N_("a whole number"),
+    (False, True, True): N_("a number from {low} to {high}"),
+    (False, True, False): N_("a number of at least {low}"),
+    (False, False, True): N_("a number of at most {high}"),
+    (False, False, False): N_("a number"),
+}
+
+
 def _wanted(whole: bool, low: float | None, high: float | None) -> str:
-    kind = "a whole number" if whole else "a number"
-    if low is not None and high is not None:
-        return f"{kind} from {low:g} to {high:g}"
-    if low is not None:
-        return f"{kind} of at least {low:g}"
-    return kind if high is None else f"{kind} of at most {high:g}"
+    words = _(_WANTED[whole, low is not None, high is not None])
+    return words.format(low=None if low is None else number(low), high=None if high is None else number(high))
 
 
 def read_number(value: Any, name: str, default: float, *, whole: bool = False, low: float | None = None,
@@ -179,21 +191,34 @@ def read_number(value: Any, name: str, default: float, *, whole: bool = False, l
     shown = render.plain(value) if isinstance(value, np.generic) else repr(value)
     cast = int if whole else float
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        return default, f"{name}={shown:.60} is not a number: pass {wanted} (the widget uses {default:g} for now)."
+        return default, _("{name}={shown} is not a number: pass {wanted} (the widget uses {default} for now).").format(
+            name=name, shown=f"{shown:.60}", wanted=wanted, default=number(default))
     if not np.isfinite(value):
-        return default, (f"{name}={shown} is not a finite number: pass {wanted} "
-                         f"(the widget uses {default:g} for now).")
+        return default, _("{name}={shown} is not a finite number: pass {wanted} (the widget uses {default} for "
+                          "now).").format(name=name, shown=shown, wanted=wanted, default=number(default))
     got, problem = cast(value), ""
     if whole and got != value:
-        problem = f"{name}={shown} is not a whole number: pass {wanted} (the widget uses {got} for now)."
+        problem = _("{name}={shown} is not a whole number: pass {wanted} (the widget uses {got} for now).").format(
+            name=name, shown=shown, wanted=wanted, got=got)
     if low is not None and got < low:
-        got, problem = cast(low), f"{name}={shown} is below {low:g}: pass {wanted} (the widget uses {low:g})."
+        got, problem = cast(low), _("{name}={shown} is below {low}: pass {wanted} (the widget uses {low}).").format(
+            name=name, shown=shown, wanted=wanted, low=number(low))
     elif high is not None and got > high:
-        got, problem = cast(high), f"{name}={shown} is above {high:g}: pass {wanted} (the widget uses {high:g})."
+        got, problem = cast(high), _("{name}={shown} is above {high}: pass {wanted} (the widget uses {high})."
+                                     ).format(name=name, shown=shown, wanted=wanted, high=number(high))
     return got, problem
 
 
-def read_whole(text: Any, what: str = "steps", *, low: int | None = 0, high: int | None = None,
+#: what read_whole asks for, by (has low, has high); ``what`` is a plural noun marked with N_ by the caller
+_READ_WHOLE_TODO = {
+    (True, True): N_("Type a whole number of {what} (digits 0-9, from {low} to {high}), like {example}."),
+    (True, False): N_("Type a whole number of {what} (digits 0-9, {low} or more), like {example}."),
+    (False, True): N_("Type a whole number of {what} (digits 0-9, at most {high}), like {example}."),
+    (False, False): N_("Type a whole number of {what} (digits 0-9), like {example}."),
+}
+
+
+def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high: int | None = None,
                example: int = 4) -> tuple[int | None, str]:
     """Text typed into a box, read as a whole number: ``(the number, "")`` or ``(None, what was wrong and what to
     type)``. Never raises, never evaluates: only digits (an optional sign) are read, by ``int``.
@@ -206,34 +231,35 @@ def read_whole(text: Any, what: str = "steps", *, low: int | None = 0, high: int
     >>> read_whole("²")
     (None, "'²' is not a whole number: '²' (superscript two) is not one of the digits 0 to 9. Type a whole number of steps (digits 0-9, 0 or more), like 4.")
     """
-    limits = ([f"from {low} to {high}"] if low is not None and high is not None else
-              [f"{low} or more"] if low is not None else [f"at most {high}"] if high is not None else [])
     example = min(max(example, low if low is not None else example), high if high is not None else example)
-    todo = f"Type a whole number of {what} ({', '.join(['digits 0-9', *limits])}), like {example}."
+    todo = _READ_WHOLE_TODO[low is not None, high is not None]
+    todo = _(todo).format(what=_(what), low=low, high=high, example=example)
     if not isinstance(text, str):
-        return None, f"expected typed text, got a {type(text).__name__}. {todo}"
+        return None, _("expected typed text, got a {type}. {todo}").format(type=type(text).__name__, todo=todo)
     typed = text.strip()
     shown = repr(typed if len(typed) <= 40 else typed[:39] + "…")
     if not typed:
-        return None, f"the box is empty. {todo}"
+        return None, _("the box is empty. {todo}").format(todo=todo)
     digits = typed[1:] if typed[0] in "+-" else typed
     if not digits.isdecimal():  # Unicode decimal digits only: exactly what int() reads
         bad = next((c for c in digits if not c.isdecimal()), typed[0])
         if bad in ".,":
-            why = "a whole number has no decimal point or comma"
+            why = _("a whole number has no decimal point or comma")
         elif bad.isspace():
-            why = "it has a space between the digits"
+            why = _("it has a space between the digits")
         else:
             name = unicodedata.name(bad, "").lower()
-            why = f"{bad!r}{f' ({name})' if name else ''} is not one of the digits 0 to 9"
-        return None, f"{shown} is not a whole number: {why}. {todo}"
+            why = (_("{char} ({name}) is not one of the digits 0 to 9") if name else
+                   _("{char} is not one of the digits 0 to 9")).format(char=repr(bad), name=name)
+        return None, _("{shown} is not a whole number: {why}. {todo}").format(shown=shown, why=why, todo=todo)
     if len(digits) > 30:  # int() refuses thousands of digits; no count of steps is that long
-        return None, f"{shown} has {len(digits)} digits: far too many. {todo}"
+        return None, _("{shown} has {count} digits: far too many. {todo}").format(shown=shown, count=len(digits),
+                                                                                   todo=todo)
     n = int(typed)
     if low is not None and n < low:
-        return None, f"{n} is below {low}. {todo}"
+        return None, _("{n} is below {low}. {todo}").format(n=n, low=low, todo=todo)
     if high is not None and n > high:
-        return None, f"{n} is above {high}. {todo}"
+        return None, _("{n} is above {high}. {todo}").format(n=n, high=high, todo=todo)
     return n, ""
 
 
@@ -248,8 +274,9 @@ def read_range(low: Any, high: Any, default: tuple[float, float]) -> tuple[float
     if p1 or p2:
         return default[0], default[1], " ".join(p for p in (p1, p2) if p)
     if not lo < hi:
-        return default[0], default[1], (f"low={render.plain(low)} is not below high={render.plain(high)}: pass "
-                                        f"low < high (the sliders go from {default[0]:g} to {default[1]:g} for now).")
+        return default[0], default[1], _("low={low} is not below high={high}: pass low < high (the sliders go from "
+                                         "{start} to {end} for now).").format(
+            low=render.plain(low), high=render.plain(high), start=number(default[0]), end=number(default[1]))
     return lo, hi, ""
 
 

@@ -18,6 +18,8 @@ import numpy as np
 from .. import render
 from .. import trace as tr
 from ..graph import short_value
+from ..i18n import N_, ngettext, number
+from ..i18n import gettext as _
 from ..ops import OPS
 from ..static import SymbolicBoolError
 from .base import (
@@ -44,7 +46,7 @@ def named_slider(name: str, slider: Any, theme: render.Theme) -> Any:
     W = require_ipywidgets()
     label = W.HTML(f'<b style="font-size:{Sizes.of(theme).heading}px;font-family:monospace">{esc(name)}</b>',
                    layout=W.Layout(width="auto", min_width="48px", margin="0 8px 0 12px"))
-    slider.tooltip = f"value of {name}"
+    slider.tooltip = _("value of {name}").format(name=name)
     return W.HBox([label, slider], layout=W.Layout(align_items="center"))
 
 
@@ -72,16 +74,20 @@ def finite_note(values: dict[str, Any]) -> str:
     bad = [k for k, v in values.items() if v is not None and not np.all(np.isfinite(np.asarray(v, dtype=float)))]
     if not bad:
         return ""
-    return (f"{', '.join(bad)} {'is not a finite number' if len(bad) == 1 else 'are not finite numbers'} (inf = "
-            "too large / division by zero, nan = undefined, e.g. log of a negative number or 0/0). Both engines "
-            "agree: that is floating-point arithmetic, not a bug.")
+    return ngettext("{names} is not a finite number (inf = too large / division by zero, nan = undefined, e.g. log "
+                    "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug.",
+                    "{names} are not finite numbers (inf = too large / division by zero, nan = undefined, e.g. log "
+                    "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug.",
+                    len(bad)).format(names=", ".join(bad))
 
 
 # why an op's result is not a finite number although its inputs are (the ops marked partial in ops.py, and overflow)
 _UNDEFINED = {
-    "log": "log is defined only for numbers above 0 (log of 0 is -inf, log of a negative number is nan: undefined)",
-    "div": "a division by zero (x/0 is inf or -inf, 0/0 is nan)",
-    "pow": "a negative number to a fractional power has no real value (nan), and 0 to a negative power divides by 0",
+    "log": N_("log is defined only for numbers above 0 (log of 0 is -inf, log of a negative number is nan: "
+              "undefined)"),
+    "div": N_("a division by zero (x/0 is inf or -inf, 0/0 is nan)"),
+    "pow": N_("a negative number to a fractional power has no real value (nan), and 0 to a negative power divides "
+              "by 0"),
 }
 
 
@@ -109,8 +115,9 @@ def first_undefined(trace: tr.Trace) -> str:
         infix = op is not None and op.source is not None  # "(-2) ** 0.5", but "log(-1)"
         shown = [f"({v})" if infix and v.startswith("-") else v for v in map(short_value, args)]
         call = op.code(shown, n.attrs) if op is not None else f"{n.op}({', '.join(shown)})"
-        why = _UNDEFINED.get(n.op, "the result is too large for a float (above about 1.8e308): inf, or nan from inf")
-        return f"{call} = {short_value(value)}: {why}."
+        why = _(_UNDEFINED.get(n.op, N_("the result is too large for a float (above about 1.8e308): inf, or nan "
+                                        "from inf")))
+        return _("{call} = {value}: {why}.").format(call=call, value=short_value(value), why=why)
     return ""
 
 
@@ -177,22 +184,24 @@ class ExpressionExplorer(_TwoGraphs):
         self._problems = [range_problem]
         self._start_values: dict[str, float] = {}
         if values is not None and not isinstance(values, dict):
-            self._problems.append(f"values={values!r:.60} is not a dict: pass each variable's starting value, like "
-                                  "values={'x': 2.0} (the sliders start at 1 for now).")
+            self._problems.append(_("values={values} is not a dict: pass each variable's starting value, like "
+                                    "values={{'x': 2.0}} (the sliders start at 1 for now).").format(
+                                        values=f"{values!r:.60}"))
         for k, v in (values or {}).items() if isinstance(values, dict) else ():
             got, problem = read_number(v, f"values[{k!r:.40}]", 1.0, low=self.low, high=self.high)
             self._problems.append(problem)
             self._start_values[str(k)] = float(got)
         self.expression: Any = None
         self.sliders: dict[str, Any] = {}
-        self.text = W.Text(value="", description="f =", continuous_update=False, placeholder="e.g. sin(x*w + 1)",
+        self.text = W.Text(value="", description="f =", continuous_update=False,
+                           placeholder=_("e.g. {example}").format(example="sin(x*w + 1)"),
                            layout=W.Layout(width="min(100%, 640px)", height="40px"),
                            style={"description_width": "2.8em", "font_size": f"{self.sizes.heading}px"})
-        help_ = self.html("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp log "
-                          "sin cos tanh relu sigmoid sum mean.", "small")
+        help_ = self.html(esc(_("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp "
+                                "log sin cos tanh relu sigmoid sum mean.")), "small")
         self.slider_box = W.VBox([], layout=W.Layout(flex="1 1 420px", min_width="0"))
         self.results = W.HTML("", layout=W.Layout(flex="1 1 420px"))
-        self._init_panes("Define-then-run: graph, then Session.run", "Define-by-run: recorded as it runs")
+        self._init_panes(_("Define-then-run: graph, then Session.run"), _("Define-by-run: recorded as it runs"))
         # the sliders and the numbers side by side: the graphs start higher and stay on the screen
         numbers = W.HBox([self.slider_box, self.results], layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self.children = [self.text, help_, self.message, numbers, self.graphs, self.legend]
@@ -209,7 +218,8 @@ class ExpressionExplorer(_TwoGraphs):
     def set_text(self, text: Any) -> None:
         """Type ``text`` into the box (the same path as a student typing, then Enter)."""
         if not isinstance(text, str):
-            self.show_error(f"an expression is text, like 'sin(x*w + 1)'; got a {type(text).__name__}")
+            self.show_error(_("an expression is text, like 'sin(x*w + 1)'; got a {type}").format(
+                type=type(text).__name__))
             return
         if self.text.value == text:
             self._on_text({"new": text})
@@ -225,10 +235,11 @@ class ExpressionExplorer(_TwoGraphs):
             e = expr.parse(text)
         except expr.ExpressionError as err:
             shown = err.pointer(text) if len(text) <= 120 else text[:120] + "…"
-            kept = f"\n(The graphs below are still those of {self.expression.text!r}.)" if self.expression else ""
-            hint = f"\nHint: {err.hint}" if err.hint else ""
-            self.show_error(f"{err.message}" + (f" (column {err.position + 1})" if err.position is not None else "")
-                            + f"\n{shown}{hint}{kept}")
+            kept = ("\n" + _("(The graphs below are still those of {text}.)").format(text=repr(self.expression.text))
+                    if self.expression else "")
+            hint = "\n" + _("Hint: {hint}").format(hint=err.hint) if err.hint else ""
+            column = (" " + _("(column {k})").format(k=err.position + 1)) if err.position is not None else ""
+            self.show_error(f"{err.message}{column}\n{shown}{hint}{kept}")
             return
         self.expression = e
         self._make_sliders(e.variables)
@@ -282,7 +293,7 @@ class ExpressionExplorer(_TwoGraphs):
             rows.append((k, "—" if a is None else short_value(a), "—" if b is None else short_value(b)))
             shown[k] = a if a is not None else b
         inputs = ", ".join(f"{k} = {v:g}" for k, v in values.items())
-        head = f"At {inputs}:" if inputs else "For this expression (it has no variables):"
+        head = _("At {inputs}:").format(inputs=inputs) if inputs else _("For this expression (it has no variables):")
         body = "".join(f"<tr><td style='padding:2px 12px'>{esc(k)}</td><td style='padding:2px 12px'>{esc(a)}</td>"
                        f"<td style='padding:2px 12px'>{esc(b)}</td></tr>" for k, a, b in rows)
         note = finite_note(shown)
@@ -292,8 +303,8 @@ class ExpressionExplorer(_TwoGraphs):
             note = (f"{cause}\n" if cause else "") + note
         return (f'<div style="font-size:{self.sizes.ui}px"><div>{esc(head)}</div>'
                 '<table style="border-collapse:collapse">'
-                "<tr><th></th><th style='padding:2px 12px'>define-then-run</th>"
-                f"<th style='padding:2px 12px'>define-by-run</th></tr>{body}</table></div>"
+                f"<tr><th></th><th style='padding:2px 12px'>{esc(_('define-then-run'))}</th>"
+                f"<th style='padding:2px 12px'>{esc(_('define-by-run'))}</th></tr>{body}</table></div>"
                 + (message_html(note, "note", self.theme) if note else ""))
 
 
@@ -314,8 +325,8 @@ class ControlFlowExplorer(_TwoGraphs):
 
     #: the left pane's title, by whether define-then-run could build the program: it says what the pane shows
     STATIC_TITLES: ClassVar[dict[bool, str]] = {
-        True: "Define-then-run: one graph, every path",
-        False: "Define-then-run: no graph (building it failed: the problem is below)",
+        True: N_("Define-then-run: one graph, every path"),
+        False: N_("Define-then-run: no graph (building it failed: the problem is below)"),
     }
 
     def __init__(self, program: Callable[..., Any] | None = None, *, theme: str | render.Theme | None = None,
@@ -328,23 +339,24 @@ class ControlFlowExplorer(_TwoGraphs):
         self.name = getattr(program, "__name__", type(program).__name__)
         self.sliders: dict[str, Any] = {}
         self.summary = W.HTML("")
-        self._init_panes(self.STATIC_TITLES[True], "Define-by-run: what actually ran")
+        self._init_panes(_(self.STATIC_TITLES[True]), _("Define-by-run: what actually ran"))
         if not callable(program):
             self.children = [self.message]
-            self.show_error(f"ControlFlowExplorer needs a program (a function of ops and inputs); got a "
-                            f"{type(program).__name__}.")
+            self.show_error(_("ControlFlowExplorer needs a program (a function of ops and inputs); got a {type}.")
+                            .format(type=type(program).__name__))
             return
         try:
             names = tr.input_names(program)
         except (TypeError, ValueError) as exc:
             names = []
-            self.show_error(f"cannot read the program's inputs: {exc}")
+            self.show_error(_("cannot read the program's inputs: {error}").format(error=exc))
         lo, hi, range_problem = read_range(low, high, (-3.0, 3.0))
         start, value_problem = read_number(value, "value", float(np.clip(1.0, lo, hi)), low=lo, high=hi)
         for name in names:
             self.sliders[name] = value_slider(float(start), lo, hi)
             self.sliders[name].observe(self._on_slider, "value")
-        head = self.html(f"<b>{esc(self.name)}</b>: move the input and compare the two graphs", "heading")
+        head = self.html(esc(_("{name}: move the input and compare the two graphs")).replace(
+            "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
         self.children = [head, W.VBox([named_slider(k, v, self.theme) for k, v in self.sliders.items()]),
                          self.message, self.summary, self.graphs, self.legend]
         self._update()
@@ -363,16 +375,21 @@ class ControlFlowExplorer(_TwoGraphs):
         problems = []
         for k, v in values.items():
             if k not in self.sliders:
-                problems.append(f"{self.name} has no input {k!r}; its inputs are {', '.join(self.sliders) or 'none'}")
+                problems.append(_("{name} has no input {input}; its inputs are {inputs}").format(
+                    name=self.name, input=repr(k), inputs=", ".join(self.sliders) or _("none")))
                 continue
             s = self.sliders[k]
             got, problem = read_number(v, k, s.value, low=s.min, high=s.max)
-            if problem and ("above" in problem or "below" in problem):
-                problems.append(f"{problem} The slider goes from {s.min:g} to {s.max:g}.")
+            is_number = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+            if problem and is_number and np.isfinite(v):  # a number out of the slider's range: clipped
+                problems.append(problem + " " + _("The slider goes from {low} to {high}.").format(
+                    low=number(s.min), high=number(s.max)))
             elif problem:
-                finite = " finite" if "finite" in problem else ""
-                problems.append(f"{k} must be a{finite} number, got {render.plain(v):.40}: pass a number from "
-                                f"{s.min:g} to {s.max:g} ({k} stays {s.value:g}).")
+                must = (_("{k} must be a finite number, got {got}: pass a number from {low} to {high} ({k} stays "
+                          "{value}).") if is_number else
+                        _("{k} must be a number, got {got}: pass a number from {low} to {high} ({k} stays {value})."))
+                problems.append(must.format(k=k, got=f"{render.plain(v):.40}", low=number(s.min), high=number(s.max),
+                                            value=number(s.value)))
                 continue
             s.value = float(got)
         if problems:
@@ -391,16 +408,18 @@ class ControlFlowExplorer(_TwoGraphs):
 
         def count(style: str) -> str:
             n = sizes[style]
-            return f"<b>{n}</b> {render.noun(n, 'node')}"
+            return esc(ngettext("{n} node", "{n} nodes", n)).replace("{n}", f"<b>{n}</b>", 1)
 
         if "define-by-run" in sizes:
-            parts.append(f"define-by-run recorded {count('define-by-run')} for {esc(at)} (only what ran)")
+            parts.append(esc(_("define-by-run recorded {count} for {inputs} (only what ran)")).replace(
+                "{inputs}", esc(at)).replace("{count}", count("define-by-run"), 1))
         if "define-then-run" in sizes:
-            parts.append(f"define-then-run has {count('define-then-run')} for every input (all paths; "
-                         "dashed nodes were not run this time)")
+            parts.append(esc(_("define-then-run has {count} for every input (all paths; dashed nodes were not run "
+                               "this time)")).replace("{count}", count("define-then-run"), 1))
         elif isinstance(outcome.get("define-then-run"), SymbolicBoolError):
-            parts.append("define-then-run could not build this program: a Python if/while needs a value, and a "
-                         "placeholder has none while the graph is being built")
+            parts.append(esc(_("define-then-run could not build this program: a Python if/while needs a value, and "
+                               "a placeholder has none while the graph is being built")))
         else:
-            parts.append("define-then-run could not build this program (the problem is in its pane)")
-        self.summary.value = f'<div style="font-size:{self.sizes.ui}px">' + "; ".join(parts) + ".</div>"
+            parts.append(esc(_("define-then-run could not build this program (the problem is in its pane)")))
+        # the parts of one sentence: "; " in English, " ; " (no-break space) in French
+        self.summary.value = f'<div style="font-size:{self.sizes.ui}px">' + esc(_("; ")).join(parts) + ".</div>"

@@ -7,14 +7,16 @@ from typing import Any
 
 from .. import render
 from .. import trace as tr
+from ..i18n import N_
+from ..i18n import gettext as _
 from .base import CourseWidget, esc, fit_height, guarded, message_html, quietly, require_ipywidgets
 from .stepper import MAX_BYTES, Controls, Pane
 
 __all__ = ["GRAPH_TOP", "SHORT_TITLES", "SideBySide", "share_width"]
 
 SHORT_TITLES = {  # side by side, where half a line is all there is
-    "define-then-run": "Define-then-run (TensorFlow 1): build, then run",
-    "define-by-run": "Define-by-run (PyTorch): run as you build",
+    "define-then-run": N_("Define-then-run (TensorFlow 1): build, then run"),
+    "define-by-run": N_("Define-by-run (PyTorch): run as you build"),
 }
 
 
@@ -61,8 +63,8 @@ class SideBySide(CourseWidget):
         self.name = getattr(program, "__name__", None) or getattr(program, "text", "program")
         if not callable(program):
             self.children = [self.message]
-            self.show_error(f"SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); "
-                            f"got a {type(program).__name__}.")
+            self.show_error(_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); "
+                              "got a {type}.").format(type=type(program).__name__))
             return
         problems = self._record(program, inputs, backward)
         self._n = max((len(x) for x in self.traces.values()), default=0)
@@ -73,7 +75,8 @@ class SideBySide(CourseWidget):
         if problems:
             self.show_error("\n".join(problems))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
-        head = self.html(f"<b>{esc(self.name)}</b>: the same program, stepped both ways on one clock", "heading")
+        head = self.html(esc(_("{name}: the same program, stepped both ways on one clock")).replace(
+            "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
         # the speed slider, the control used least, goes last: the graphs start higher
         self.children = [head, self.controls.main, self.message,
                          W.HBox(panes, layout=W.Layout(width="100%")), self.legend, self.controls.speed]
@@ -86,7 +89,7 @@ class SideBySide(CourseWidget):
                 inputs = {name: 1.0 for name in tr.input_names(program)}
             except (TypeError, ValueError) as exc:
                 inputs = {}
-                problems.append(f"cannot read the program's inputs: {exc}")
+                problems.append(_("cannot read the program's inputs: {error}").format(error=exc))
         for style in tr.STYLES:
             try:
                 self.traces[style] = quietly(tr.record, program, style, dict(inputs), backward=backward)
@@ -104,14 +107,14 @@ class SideBySide(CourseWidget):
                 # the graph right under the pane's title, the step in words and the listing under it: with the
                 # heading and the controls above, the graphs take what is left of the screen
                 pane = Pane(self.traces[style], steps=self._n, theme=self.theme, max_bytes=budget,
-                            label=SHORT_TITLES[style], max_height=fit_height(GRAPH_TOP))
+                            label=_(SHORT_TITLES[style]), max_height=fit_height(GRAPH_TOP))
                 pane.link(self.controls.slider)
                 self.panes[style] = pane
                 boxes.append(W.VBox([pane.title, pane.graph, pane.text], layout=W.Layout(width="100%")))
             else:
                 why = next((p for p in problems if p.startswith(style)), style)
                 boxes.append(W.VBox([W.HTML(f'<div style="font-size:{self.sizes.title}px;font-weight:bold">'
-                                            f"{esc(SHORT_TITLES[style])}</div>"
+                                            f"{esc(_(SHORT_TITLES[style]))}</div>"
                                             + message_html(why, "error", self.theme))],
                                     layout=W.Layout(width="100%")))
         share_width(list(zip(boxes, [self.panes[s].width if s in self.panes else None for s in tr.STYLES])))
@@ -132,7 +135,8 @@ class SideBySide(CourseWidget):
             return
         k = int(step)
         if not 0 <= k <= self._n:
-            self.show_note(f"There are steps 0 to {self._n}; showing step {min(max(k, 0), self._n)}.")
+            self.show_note(_("There are steps 0 to {n}; showing step {shown}.").format(n=self._n,
+                                                                                      shown=min(max(k, 0), self._n)))
         self.controls.slider.value = min(max(k, 0), self._n)
 
     @guarded

@@ -12,6 +12,8 @@ import itertools
 from typing import Any
 
 from .. import render
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..trace import Trace
 from .base import CourseWidget, Sizes, esc, fit_height, guarded, require_ipywidgets
 
@@ -19,15 +21,16 @@ __all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Controls", "Pane", "Stepper",
            "source_html", "text_html"]
 
 MAX_BYTES = 1_200_000  # frames of one widget kept in the page; above it, stepping goes through the kernel
+# the words of these tables are message ids (English), translated where they are shown
 STYLE_TITLES = {
-    "define-then-run": "Define-then-run (TensorFlow 1 style): build the whole graph, then run it",
-    "define-by-run": "Define-by-run (PyTorch style): each line runs now and records its node",
+    "define-then-run": N_("Define-then-run (TensorFlow 1 style): build the whole graph, then run it"),
+    "define-by-run": N_("Define-by-run (PyTorch style): each line runs now and records its node"),
 }
 PHASES = {  # phase -> (badge words, explanation, background); words first, so the badge reads without colour
-    "start": ("START", "nothing has happened yet", "#FFFFFF"),
-    "build": ("BUILD", "the graph is being defined: no values yet", "#E4E4E4"),
-    "run": ("RUN", "values flow through the graph", "#F7D58E"),
-    "backward": ("BACKWARD", "gradients flow back from the output", "#F5CDB3"),
+    "start": (N_("START"), N_("nothing has happened yet"), "#FFFFFF"),
+    "build": (N_("BUILD"), N_("the graph is being defined: no values yet"), "#E4E4E4"),
+    "run": (N_("RUN"), N_("values flow through the graph"), "#F7D58E"),
+    "backward": (N_("BACKWARD"), N_("gradients flow back from the output"), "#F5CDB3"),
 }
 _ids = itertools.count(1)  # one DOM id prefix per pane: SVG element ids must not collide on one page
 
@@ -54,18 +57,20 @@ def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True)
     """One step in words: phase badge, step counter, the event, the source line (and at step 0, what the faded
     graph means)."""
     word, why, bg = PHASES.get(tr.phase_at(step), (tr.phase_at(step).upper(), "", "#FFFFFF"))
+    word, why = _(word), _(why) if why else ""
     event = tr.event_at(step)
-    said = event.text if event else "press ▶ Play or Next, or move the step slider"
+    said = event.said() if event else _("press ▶ Play or Next, or move the step slider")
     size = Sizes.of(theme).ui
+    counter = _("step {k} of {n}").format(k=step, n=len(tr))
     head = (f'<div style="display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;font-size:{size}px">'
             f'<span style="background:{bg};border:2px solid #333;border-radius:4px;padding:0 6px;font-weight:bold">'
-            f"{word}</span><b>step {step} of {len(tr)}</b><span>{esc(why)}</span></div>"
+            f"{esc(word)}</span><b>{esc(counter)}</b><span>{esc(why)}</span></div>"
             f'<div style="font-size:{size}px;margin:2px 0;min-height:2.6em"><b>{esc(said)}</b></div>')
     src = source_html(list(tr.source), event.line if event else None, theme) if source and tr.has_lines else ""
     ghost = ""
     if step == 0 and len(tr) > 0:
-        ghost = (f'<div style="font-size:{size}px;color:#555;margin:2px 0">Faded: where the graph will appear, box '
-                 "by box, as you step. Nothing exists yet.</div>")
+        faded = _("Faded: where the graph will appear, box by box, as you step. Nothing exists yet.")
+        ghost = f'<div style="font-size:{size}px;color:#555;margin:2px 0">{esc(faded)}</div>'
     return head + ghost + src
 
 
@@ -156,14 +161,14 @@ class Controls:
         big = W.Layout(height="40px", width="auto", min_width="120px")
         bstyle = {"font_size": f"{Sizes.of(theme).ui}px"}
         self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
-                           description="Play", tooltip="Play / pause the steps", layout=W.Layout(height="40px"))
-        self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description="Step",
+                           description=_("Play"), tooltip=_("Play / pause the steps"), layout=W.Layout(height="40px"))
+        self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description=_("Step"),
                                   continuous_update=True, readout=True,
                                   layout=W.Layout(width="min(100%, 340px)", height="40px"),
                                   style={"description_width": "3.5em"})
-        self.prev = W.Button(description="◀ Previous", tooltip="one step back", layout=big, style=bstyle)
-        self.next = W.Button(description="Next ▶", tooltip="one step forward", layout=big, style=bstyle)
-        self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description="ms per step",
+        self.prev = W.Button(description=_("◀ Previous"), tooltip=_("one step back"), layout=big, style=bstyle)
+        self.next = W.Button(description=_("Next ▶"), tooltip=_("one step forward"), layout=big, style=bstyle)
+        self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description=_("ms per step"),
                                  layout=W.Layout(width="min(100%, 300px)", height="40px"),
                                  style={"description_width": "6em"})
         self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
@@ -196,25 +201,25 @@ class Stepper(CourseWidget):
         self._n = 0
         if not isinstance(trace, Trace):
             self.children = [self.message]
-            self.show_error(f"Stepper needs a trace: trace.record(program, style, inputs); got a "
-                            f"{type(trace).__name__}.")
+            self.show_error(_("Stepper needs a trace: trace.record(program, style, inputs); got a {type}.")
+                            .format(type=type(trace).__name__))
             return
         self._n = len(trace)
         self.controls = Controls(self._n, self.theme, interval)
         # the words and the controls in a column on the left, the graph beside them from the widget's top down:
         # on a 1280x720 projector the Next button and the whole graph are on the screen together
         self.pane = Pane(trace, steps=self._n, theme=self.theme, max_bytes=max_bytes, max_height=fit_height(0),
-                         label=title if title is not None else STYLE_TITLES.get(trace.style, trace.style))
+                         label=title if title is not None else _(STYLE_TITLES.get(trace.style, trace.style)))
         self.pane.link(self.controls.slider)
         self.controls.prev.on_click(lambda _b: self._move(-1))
         self.controls.next.on_click(lambda _b: self._move(+1))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         if self._n == 0:
-            self.show_note("This trace has no events: the program defined and ran nothing, so there is nothing "
-                           "to step through.")
+            self.show_note(_("This trace has no events: the program defined and ran nothing, so there is nothing "
+                             "to step through."))
         elif not self.pane.in_browser:
-            self.show_note("This trace is large, so stepping goes through the running kernel (it will not "
-                           "animate in an exported page).")
+            self.show_note(_("This trace is large, so stepping goes through the running kernel (it will not "
+                             "animate in an exported page)."))
         left = W.VBox([self.pane.title, self.controls.main, self.message, self.pane.text, self.controls.speed],
                       layout=W.Layout(flex="0 1 40%", min_width="min(100%, 300px)"))
         self.pane.graph.layout.flex = "1 1 0%"
@@ -238,11 +243,11 @@ class Stepper(CourseWidget):
         try:
             k = int(step)
         except (TypeError, ValueError, OverflowError):
-            self.show_error(f"step must be a whole number, got {step!r}")
+            self.show_error(_("step must be a whole number, got {step}").format(step=repr(step)))
             return
         if not 0 <= k <= self._n:
-            self.show_note(f"There are steps 0 to {self._n}; step {k} does not exist, so this shows step "
-                           f"{min(max(k, 0), self._n)}.")
+            self.show_note(_("There are steps 0 to {n}; step {k} does not exist, so this shows step {shown}.")
+                           .format(n=self._n, k=k, shown=min(max(k, 0), self._n)))
             k = min(max(k, 0), self._n)
         else:
             self.clear_message()
