@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from course_lib.i18n import set_language
 from course_lib.lessons.exercises import forget_attempts
 
 
@@ -12,3 +13,10 @@ from course_lib.lessons.exercises import forget_attempts
 def _fresh_exercise_attempts():
     forget_attempts()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A test that switches the course to French (set_language) leaves English behind it for the next test."""
+    yield
+    set_language("en")
