@@ -564,8 +564,7 @@ def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None,
 
     A word is a filled square, padding an empty dashed square with a ``0`` (readable without colour). With
     ``groups`` (buckets) each group is padded to its own longest sentence and drawn as its own block. ``scale``
-    enlarges the whole picture (its 12 px words become 12·scale px): a widget passes its theme's text size / 12.
-    """
+    enlarges it all (12 px words become 12·scale px): a widget passes its theme's text size / 12."""
     lens = [int(n) for n in lens]
     groups = [list(g) for g in groups] if groups else [list(range(len(lens)))]
     label_w, gap = 92, 10
