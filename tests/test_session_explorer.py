@@ -101,3 +101,17 @@ def test_an_unchanged_request_is_not_run_again() -> None:
     e._feeds["x"][1].value = 1.0000000000000002  # or a slider snapped to its step
     e._run()
     assert e.call.value == call and "compiled a new plan" in text(e.call.value)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_out_of_range_is_told_by_the_value_in_every_language(lang):
+    """A number beyond the slider is clipped and the range is given; the explorer decides that from the value,
+    not from the words of read_number's message (translated in French: 'above' is not in it)."""
+    from course_lib.i18n import set_language
+
+    set_language(lang)
+    e = SessionExplorer(feeds={"x": 3.0, "w": 2.0})
+    e.feed(x=99.0)
+    assert "The slider goes from" in text(e.message.value)
+    e.feed(x="abc")
+    assert "The slider goes from" not in text(e.message.value)

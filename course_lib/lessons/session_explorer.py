@@ -58,6 +58,20 @@ def demo_graph() -> st.Graph:
     return g
 
 
+def is_number(v: Any) -> bool:
+    """A real number (a bool is not one here)."""
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def out_of_range(v: Any, low: float, high: float) -> bool:
+    """A finite number outside [low, high]: what a slider would clip.
+
+    >>> out_of_range(9, 0, 5), out_of_range(float("nan"), 0, 5), out_of_range("9", 0, 5)
+    (True, False, False)
+    """
+    return is_number(v) and bool(np.isfinite(v)) and not low <= v <= high
+
+
 class SessionExplorer(CourseWidget):
     """Fetch, feed, add a node, finalize: ``Session.run`` on a define-then-run graph, live.
 
@@ -139,7 +153,7 @@ class SessionExplorer(CourseWidget):
             got, problem = read_number(v, f"feeds[{k!r:.40}]", 1.0, low=self.low, high=self.high)
             if problem:
                 self._problems.append(problem + (" Pass low= and high= to widen the sliders."
-                                                 if "above" in problem or "below" in problem else ""))
+                                                 if out_of_range(v, self.low, self.high) else ""))
             out[str(k)] = float(got)
         return out
 
@@ -198,10 +212,11 @@ class SessionExplorer(CourseWidget):
                     continue
                 box, slider = self._feeds[k]
                 got, problem = read_number(v, k, slider.value, low=slider.min, high=slider.max)
-                if problem and ("above" in problem or "below" in problem):
+                # told apart by the value, not by the words of the message (they are translated)
+                if problem and out_of_range(v, slider.min, slider.max):
                     problems.append(f"{problem} The slider goes from {slider.min:g} to {slider.max:g}.")
                 elif problem:
-                    finite = " finite" if "finite" in problem else ""
+                    finite = " finite" if is_number(v) and not np.isfinite(v) else ""
                     problems.append(f"{k} must be a{finite} number, got {render.plain(v):.40}: pass a number, like "
                                     f"{k}=1.5 (nothing was fed to {k}).")
                     continue

@@ -158,7 +158,7 @@ class Controls:
 
     def __init__(self, steps: int, theme: render.Theme, interval: int = 900) -> None:
         W = require_ipywidgets()
-        big = W.Layout(height="40px", width="auto", min_width="120px")
+        big = W.Layout(height="40px", width="auto")  # as wide as its words: Next stays on the row of Previous
         bstyle = {"font_size": f"{Sizes.of(theme).ui}px"}
         self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
                            description=_("Play"), tooltip=_("Play / pause the steps"), layout=W.Layout(height="40px"))

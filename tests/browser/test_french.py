@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: French notebook -> words its core widgets must show
 FRENCH = {
     "notebooks/fr/01_graphs_are_dags.ipynb": ["Suivant ▶", "◀ Précédent", "étape 0 sur"],
+    "notebooks/fr/03_define_by_run_pytorch.ipynb": ["Suivant ▶", "étape 0 sur"],
     "notebooks/fr/04_side_by_side.ipynb": ["Suivant ▶", "◀ Précédent", "étape 0 sur", "DÉBUT"],
 }
 #: English words of the same widgets that must not be left in a French page
