@@ -170,7 +170,7 @@ class Controls:
         self.next = W.Button(description=_("Next ▶"), tooltip=_("one step forward"), layout=big, style=bstyle)
         self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description=_("ms per step"),
                                  layout=W.Layout(width="min(100%, 300px)", height="40px"),
-                                 style={"description_width": "6em"})
+                                 style={"description_width": "initial"})  # its words, in any language
         self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
                       W.jslink((self.speed, "value"), (self.play, "interval"))]
         if steps <= 0:

@@ -24,6 +24,9 @@ FRENCH = {
 #: English words of the same widgets that must not be left in a French page
 ENGLISH = ["Next ▶", "◀ Previous", "step 0 of", "nothing has happened yet", "START", "Problem:", "ms per step"]
 
+#: a control's name cut short with an ellipsis ("ms par ét…"): French words are longer than the English ones
+CLIPPED = """() => [...document.querySelectorAll('.jupyter-widgets .widget-label, .jupyter-widgets button')]
+  .filter(el => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.trim())"""
 WIDGET_TEXT = """() => [...document.querySelectorAll('.jp-OutputArea-output .jupyter-widgets')]
   .filter(el => !el.closest('.lm-mod-hidden')).map(el => el.innerText).join('\\n')"""
 
@@ -46,3 +49,5 @@ def test_french_notebook_widgets_speak_french(rel, lab, page, artifacts):
     left = [w for w in ENGLISH if w in text]
     assert not missing, f"{rel}: French words missing from its widgets: {missing}"
     assert not left, f"{rel}: English left in its widgets: {left}"
+    clipped = page.evaluate(CLIPPED)
+    assert not clipped, f"{rel}: words cut short in their box: {clipped}"
