@@ -12,7 +12,8 @@ from pathlib import Path
 import ipywidgets as W
 import nbformat
 import pytest
-from ipywidgets.embed import embed_data
+from ipywidgets.embed import dependency_state, embed_data
+from ipywidgets.widgets.widget import _instances
 
 from site_tools import build as site_build
 from site_tools import pages as pg
@@ -124,8 +125,15 @@ def test_slide_breaks_sections_widgets_and_a_cells_own_choice():
 # --- saved widget state ---------------------------------------------------------------------------------------
 
 def saved(*roots) -> dict:
-    """A notebook whose cells show ``roots``, with the widget state ipywidgets itself would save."""
-    data = embed_data(views=list(roots))
+    """A notebook whose cells show ``roots``, with the widget state ipywidgets itself would save.
+
+    Only these widgets and the links between them: with the default state (every widget alive in the process),
+    the page grew with every widget other tests had made, past the 3 MB a page may weigh, depending on the order
+    the tests ran in."""
+    deps = dependency_state(list(roots))
+    links = [w for w in _instances.values() if isinstance(w, W.widgets.widget_link.Link)
+             and (w.source[0].model_id in deps or w.target[0].model_id in deps)]
+    data = embed_data(views=list(roots), state=dependency_state(list(roots) + links))
     nb = notebook()
     for spec in data["view_specs"]:
         cell = nbformat.v4.new_code_cell("w")
