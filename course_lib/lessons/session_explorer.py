@@ -35,7 +35,7 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number, read_range
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, is_number, out_of_range, read_number, read_range
 from ..widgets.base import ipywidgets as W
 
 __all__ = ["SessionExplorer", "demo_graph"]
@@ -56,20 +56,6 @@ def demo_graph() -> st.Graph:
         scale = st.constant(2.0) * st.constant(3.0)
         st.tanh(y * scale + b * (x * w), name="z")
     return g
-
-
-def is_number(v: Any) -> bool:
-    """A real number (a bool is not one here)."""
-    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-
-
-def out_of_range(v: Any, low: float, high: float) -> bool:
-    """A finite number outside [low, high]: what a slider would clip.
-
-    >>> out_of_range(9, 0, 5), out_of_range(float("nan"), 0, 5), out_of_range("9", 0, 5)
-    (True, False, False)
-    """
-    return is_number(v) and bool(np.isfinite(v)) and not low <= v <= high
 
 
 class SessionExplorer(CourseWidget):

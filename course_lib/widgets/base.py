@@ -45,7 +45,8 @@ else:
     IMPORT_ERROR = None
 
 __all__ = ["CHROME_PX", "MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "esc", "fit_height", "guarded",
-           "ipywidgets", "message_html", "quietly", "read_number", "read_range", "read_whole", "require_ipywidgets", "widget_css"]
+           "ipywidgets", "is_number", "message_html", "out_of_range", "quietly", "read_number", "read_range",
+           "read_whole", "require_ipywidgets", "widget_css"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -174,6 +175,25 @@ def _wanted(whole: bool, low: float | None, high: float | None) -> str:
     return words.format(low=None if low is None else number(low), high=None if high is None else number(high))
 
 
+def is_number(value: Any) -> bool:
+    """A real number, as a widget argument or a slider value is read (True and False are not numbers here).
+
+    >>> is_number(2), is_number(np.float64(0.5)), is_number(True), is_number("2")
+    (True, True, False, False)
+    """
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def out_of_range(value: Any, low: float, high: float) -> bool:
+    """A finite number outside ``[low, high]``: what a slider clips (and :func:`read_number` brings back in).
+    Told from the value, never from the words of a message, which are translated.
+
+    >>> out_of_range(9, 0, 5), out_of_range(float("nan"), 0, 5), out_of_range("9", 0, 5)
+    (True, False, False)
+    """
+    return is_number(value) and bool(np.isfinite(value)) and not low <= value <= high
+
+
 def read_number(value: Any, name: str, default: float, *, whole: bool = False, low: float | None = None,
                 high: float | None = None) -> tuple[Any, str]:
     """A widget argument read as a number: ``(the number to use, the problem in words or "")``.
@@ -190,7 +210,7 @@ def read_number(value: Any, name: str, default: float, *, whole: bool = False, l
     # np.float64(9.0) is shown as 9.0, the number the student passed (numpy 2's repr names the type)
     shown = render.plain(value) if isinstance(value, np.generic) else repr(value)
     cast = int if whole else float
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+    if not is_number(value):
         return default, _("{name}={shown} is not a number: pass {wanted} (the widget uses {default} for now).").format(
             name=name, shown=f"{shown:.60}", wanted=wanted, default=number(default))
     if not np.isfinite(value):

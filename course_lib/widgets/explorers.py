@@ -28,7 +28,9 @@ from .base import (
     esc,
     fit_height,
     guarded,
+    is_number,
     message_html,
+    out_of_range,
     quietly,
     read_number,
     read_range,
@@ -380,13 +382,12 @@ class ControlFlowExplorer(_TwoGraphs):
                 continue
             s = self.sliders[k]
             got, problem = read_number(v, k, s.value, low=s.min, high=s.max)
-            is_number = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-            if problem and is_number and np.isfinite(v):  # a number out of the slider's range: clipped
+            if problem and out_of_range(v, s.min, s.max):  # a number out of the slider's range: clipped
                 problems.append(problem + " " + _("The slider goes from {low} to {high}.").format(
                     low=number(s.min), high=number(s.max)))
             elif problem:
                 must = (_("{k} must be a finite number, got {got}: pass a number from {low} to {high} ({k} stays "
-                          "{value}).") if is_number else
+                          "{value}).") if is_number(v) else
                         _("{k} must be a number, got {got}: pass a number from {low} to {high} ({k} stays {value})."))
                 problems.append(must.format(k=k, got=f"{render.plain(v):.40}", low=number(s.min), high=number(s.max),
                                             value=number(s.value)))
