@@ -16,8 +16,9 @@ from typing import Any
 
 from . import graph
 from .graph import CycleError, Graph, Node
+from .i18n import set_language  # the standard library only: cl.set_language("fr") in a notebook
 
-__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "present", "set_theme", "show", "to_graph"]
+__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "present", "set_language", "set_theme", "show", "to_graph"]
 __version__ = "0.1.0"
 
 
