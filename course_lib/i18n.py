@@ -28,8 +28,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "_", "get_language", "gettext", "ngettext", "number",
-           "set_language"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Said", "_", "get_language", "gettext", "message_of",
+           "ngettext", "number", "say", "set_language"]
 
 DOMAIN = "course_lib"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -120,23 +120,79 @@ class Lazy(str):
         return other + str(self) if isinstance(other, str) else NotImplemented
 
 
-def number(x: Any, digits: int = 6) -> str:
-    """A number for running text in the current language, with up to ``digits`` significant digits (as ``:g``).
+def number(x: Any, digits: int = 6, spec: str | None = None) -> str:
+    """A number for running text in the current language, with up to ``digits`` significant digits (as ``:g``),
+    or formatted with a format ``spec`` (``".2f"``, ``",.0f"``, ``".1%"``) when one is given.
 
-    English: exactly ``format(x, f".{digits}g")`` (whole numbers as they are). French: a decimal comma and a narrow
-    no-break space between thousands (1 400 ; 0,5 ; -12 500,25), the exponent kept as it is (1,5e-07).
+    English: exactly ``format(x, f".{digits}g")`` (whole numbers as they are), or exactly ``format(x, spec)``.
+    French: the same digits with a decimal comma and a narrow no-break space between thousands (1 400 ; 0,5 ;
+    -12 500,25 ; 12,5 %), the exponent kept as it is (1,5e-07).
+
+    >>> set_language("fr"); number(0.5123, spec=".2f"), number(1400, spec=",.0f"), number(0.125, spec=".1%")
+    ('0,51', '1\u202f400', '12,5\u202f%')
+    >>> set_language("en"); number(0.5123, spec=".2f"), number(1400, spec=",.0f")
+    ('0.51', '1,400')
     """
     if isinstance(x, bool):
         x = int(x)
-    if isinstance(x, numbers.Integral):
+    if spec is not None:
+        text = format(x, spec)
+    elif isinstance(x, numbers.Integral):
         text = str(int(x))
     else:
         text = format(float(x), f".{int(digits)}g")
     if get_language() != "fr":
         return text
+    text = text.replace(",", "")  # English thousands separators: French groups below
+    percent = text.endswith("%")
+    text = text.rstrip("%")
     mantissa, e, exponent = text.partition("e")
     sign = "-" if mantissa.startswith("-") else ""
     whole, dot, frac = mantissa.lstrip("-").partition(".")
     if whole.isdigit() and len(whole) > 3:
         whole = f"{int(whole):,}".replace(",", THIN_NBSP)
-    return sign + whole + ("," + frac if dot else "") + e + exponent
+    return sign + whole + ("," + frac if dot else "") + e + exponent + (THIN_NBSP + "%" if percent else "")
+
+
+class Said(str):
+    """A message as it was said: its text in the language of the moment, and the English message id and values
+    it was made from. Errors of the course are raised with one (``ValueError(say(UNKNOWN_OP, name=n))``), so a test
+    checks *which* message was said (:func:`message_of`) and not its words, which change with the language."""
+
+    msgid: str
+    values: dict[str, Any]
+
+    def __new__(cls, msgid: str, **values: Any) -> Said:
+        said = super().__new__(cls, _(msgid).format(**values))
+        said.msgid, said.values = msgid, values
+        return said
+
+    def __reduce__(self) -> tuple:  # pickled (multiprocessing, the envcheck's child processes) as plain text
+        return (str, (str(self),))
+
+
+def say(msgid: str, **values: Any) -> Said:
+    """The message ``msgid`` (English, marked with ``N_`` where it is written) in the current language, its
+    ``{placeholders}`` filled with ``values``.
+
+    >>> STEP = N_("step {k} of {n}"); set_language("fr"); m = say(STEP, k=2, n=9); m
+    'étape 2 sur 9'
+    >>> set_language("en"); m.msgid is STEP, m.values, say(STEP, k=2, n=9)
+    (True, {'k': 2, 'n': 9}, 'step 2 of 9')
+    """
+    return Said(msgid, **values)
+
+
+def message_of(error: BaseException) -> Said:
+    """The :class:`Said` message an error was raised with (its first argument, or its ``said`` attribute).
+
+    >>> message_of(ValueError(say(N_("step {k} of {n}"), k=2, n=9))).values
+    {'k': 2, 'n': 9}
+    """
+    found = getattr(error, "said", None)
+    if isinstance(found, Said):
+        return found
+    for arg in error.args:
+        if isinstance(arg, Said):
+            return arg
+    raise LookupError(f"{type(error).__name__}({str(error)[:80]!r}) was not raised with a course message (say())")

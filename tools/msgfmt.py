@@ -27,7 +27,7 @@ PACKAGE = ROOT / "course_lib"
 LOCALE = PACKAGE / "locale"
 CATALOGUE = LOCALE / "fr" / "LC_MESSAGES" / "course_lib.po"
 #: the functions that mark a message for translation (course_lib.i18n): name -> the string arguments that are ids
-MARKERS = {"_": 1, "gettext": 1, "N_": 1, "Lazy": 1, "ngettext": 2}
+MARKERS = {"_": 1, "gettext": 1, "N_": 1, "Lazy": 1, "say": 1, "Said": 1, "ngettext": 2}
 
 
 @dataclass
@@ -164,7 +164,7 @@ def extract(root: Path = PACKAGE) -> dict[tuple[str, str | None], list[str]]:
             count = MARKERS[node.func.id]
             args = node.args[:count]
             if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args) or len(args) < count:
-                if node.func.id in ("_", "gettext", "Lazy") and args and not isinstance(args[0], ast.JoinedStr):
+                if node.func.id in ("_", "gettext", "Lazy", "say", "Said") and args and not isinstance(args[0], ast.JoinedStr):
                     continue  # _(SOME_TABLE[key]): the table's entries are marked with N_ where they are written
                 raise ValueError(f"{where}: {node.func.id}() needs a plain string (no f-string), got "
                                  f"{ast.unparse(node)[:80]}")
