@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .. import render
-from ..i18n import N_, number
+from ..i18n import N_, Said, message_of, number, say
 from ..i18n import gettext as _
 
 try:  # a course dependency, but importing course_lib must not need it: reported when a widget is created
@@ -46,7 +46,7 @@ else:
 
 __all__ = ["CHROME_PX", "MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "esc", "fit_height", "guarded",
            "ipywidgets", "is_number", "message_html", "out_of_range", "quietly", "read_number", "read_range",
-           "read_whole", "require_ipywidgets", "widget_css"]
+           "read_whole", "require_ipywidgets", "said_by", "said_ids", "widget_css"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -140,6 +140,24 @@ def code_html(text: Any) -> str:
     return _BACKTICKS.sub(r"<code>\1</code>", esc(text))
 
 
+def said_by(error: BaseException) -> str:
+    """The course message an error was raised with (a :class:`~course_lib.i18n.Said`), else its plain text."""
+    try:
+        return message_of(error)
+    except LookupError:
+        return str(error)
+
+
+def said_ids(widget: Any) -> list[str | None]:
+    """The message ids of what a widget's message box says now (None for a text that is no course message):
+    what a test checks instead of the words, which change with the language.
+
+    >>> said_ids(type("W", (), {"shown": [say(NOT_BELOW, low=5, high=1, start=-3, end=3), "plain"]})())
+    ['low={low} is not below high={high}: pass low < high (the sliders go from {start} to {end} for now).', None]
+    """
+    return [m.msgid if isinstance(m, Said) else None for m in getattr(widget, "shown", [])]
+
+
 def guarded(method: F) -> F:
     """Decorate a widget's callback: an exception is shown in the widget's message box instead of vanishing.
 
@@ -152,6 +170,7 @@ def guarded(method: F) -> F:
             return method(self, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - shown to the student instead of being swallowed by JupyterLab
             self.show_error(f"{type(exc).__name__}: {exc}")
+            self.shown = [said_by(exc)]
             return None
 
     return wrapper  # type: ignore[return-value]
@@ -194,6 +213,13 @@ def out_of_range(value: Any, low: float, high: float) -> bool:
     return is_number(value) and bool(np.isfinite(value)) and not low <= value <= high
 
 
+NOT_A_NUMBER = N_("{name}={shown} is not a number: pass {wanted} (the widget uses {default} for now).")
+NOT_FINITE = N_("{name}={shown} is not a finite number: pass {wanted} (the widget uses {default} for now).")
+NOT_WHOLE = N_("{name}={shown} is not a whole number: pass {wanted} (the widget uses {got} for now).")
+BELOW = N_("{name}={shown} is below {low}: pass {wanted} (the widget uses {low}).")
+ABOVE = N_("{name}={shown} is above {high}: pass {wanted} (the widget uses {high}).")
+
+
 def read_number(value: Any, name: str, default: float, *, whole: bool = False, low: float | None = None,
                 high: float | None = None) -> tuple[Any, str]:
     """A widget argument read as a number: ``(the number to use, the problem in words or "")``.
@@ -211,21 +237,16 @@ def read_number(value: Any, name: str, default: float, *, whole: bool = False, l
     shown = render.plain(value) if isinstance(value, np.generic) else repr(value)
     cast = int if whole else float
     if not is_number(value):
-        return default, _("{name}={shown} is not a number: pass {wanted} (the widget uses {default} for now).").format(
-            name=name, shown=f"{shown:.60}", wanted=wanted, default=number(default))
+        return default, say(NOT_A_NUMBER, name=name, shown=f"{shown:.60}", wanted=wanted, default=number(default))
     if not np.isfinite(value):
-        return default, _("{name}={shown} is not a finite number: pass {wanted} (the widget uses {default} for "
-                          "now).").format(name=name, shown=shown, wanted=wanted, default=number(default))
+        return default, say(NOT_FINITE, name=name, shown=shown, wanted=wanted, default=number(default))
     got, problem = cast(value), ""
     if whole and got != value:
-        problem = _("{name}={shown} is not a whole number: pass {wanted} (the widget uses {got} for now).").format(
-            name=name, shown=shown, wanted=wanted, got=got)
+        problem = say(NOT_WHOLE, name=name, shown=shown, wanted=wanted, got=got)
     if low is not None and got < low:
-        got, problem = cast(low), _("{name}={shown} is below {low}: pass {wanted} (the widget uses {low}).").format(
-            name=name, shown=shown, wanted=wanted, low=number(low))
+        got, problem = cast(low), say(BELOW, name=name, shown=shown, wanted=wanted, low=number(low))
     elif high is not None and got > high:
-        got, problem = cast(high), _("{name}={shown} is above {high}: pass {wanted} (the widget uses {high})."
-                                     ).format(name=name, shown=shown, wanted=wanted, high=number(high))
+        got, problem = cast(high), say(ABOVE, name=name, shown=shown, wanted=wanted, high=number(high))
     return got, problem
 
 
@@ -236,6 +257,14 @@ _READ_WHOLE_TODO = {
     (False, True): N_("Type a whole number of {what} (digits 0-9, at most {high}), like {example}."),
     (False, False): N_("Type a whole number of {what} (digits 0-9), like {example}."),
 }
+
+
+NOT_TEXT = N_("expected typed text, got a {type}. {todo}")
+EMPTY_BOX = N_("the box is empty. {todo}")
+NOT_DIGITS = N_("{shown} is not a whole number: {why}. {todo}")
+TOO_MANY_DIGITS = N_("{shown} has {count} digits: far too many. {todo}")
+WHOLE_BELOW = N_("{n} is below {low}. {todo}")
+WHOLE_ABOVE = N_("{n} is above {high}. {todo}")
 
 
 def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high: int | None = None,
@@ -255,11 +284,11 @@ def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high:
     todo = _READ_WHOLE_TODO[low is not None, high is not None]
     todo = _(todo).format(what=_(what), low=low, high=high, example=example)
     if not isinstance(text, str):
-        return None, _("expected typed text, got a {type}. {todo}").format(type=type(text).__name__, todo=todo)
+        return None, say(NOT_TEXT, type=type(text).__name__, todo=todo)
     typed = text.strip()
     shown = repr(typed if len(typed) <= 40 else typed[:39] + "…")
     if not typed:
-        return None, _("the box is empty. {todo}").format(todo=todo)
+        return None, say(EMPTY_BOX, todo=todo)
     digits = typed[1:] if typed[0] in "+-" else typed
     if not digits.isdecimal():  # Unicode decimal digits only: exactly what int() reads
         bad = next((c for c in digits if not c.isdecimal()), typed[0])
@@ -271,15 +300,14 @@ def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high:
             name = unicodedata.name(bad, "").lower()
             why = (_("{char} ({name}) is not one of the digits 0 to 9") if name else
                    _("{char} is not one of the digits 0 to 9")).format(char=repr(bad), name=name)
-        return None, _("{shown} is not a whole number: {why}. {todo}").format(shown=shown, why=why, todo=todo)
+        return None, say(NOT_DIGITS, shown=shown, why=why, todo=todo)
     if len(digits) > 30:  # int() refuses thousands of digits; no count of steps is that long
-        return None, _("{shown} has {count} digits: far too many. {todo}").format(shown=shown, count=len(digits),
-                                                                                   todo=todo)
+        return None, say(TOO_MANY_DIGITS, shown=shown, count=len(digits), todo=todo)
     n = int(typed)
     if low is not None and n < low:
-        return None, _("{n} is below {low}. {todo}").format(n=n, low=low, todo=todo)
+        return None, say(WHOLE_BELOW, n=n, low=low, todo=todo)
     if high is not None and n > high:
-        return None, _("{n} is above {high}. {todo}").format(n=n, high=high, todo=todo)
+        return None, say(WHOLE_ABOVE, n=n, high=high, todo=todo)
     return n, ""
 
 
@@ -294,10 +322,14 @@ def read_range(low: Any, high: Any, default: tuple[float, float]) -> tuple[float
     if p1 or p2:
         return default[0], default[1], " ".join(p for p in (p1, p2) if p)
     if not lo < hi:
-        return default[0], default[1], _("low={low} is not below high={high}: pass low < high (the sliders go from "
-                                         "{start} to {end} for now).").format(
-            low=render.plain(low), high=render.plain(high), start=number(default[0]), end=number(default[1]))
+        return default[0], default[1], say(NOT_BELOW, low=render.plain(low), high=render.plain(high),
+                                           start=number(default[0]), end=number(default[1]))
     return lo, hi, ""
+
+
+#: a program whose inputs cannot be read from its signature (SideBySide, ControlFlowExplorer)
+INPUTS_UNREADABLE = N_("cannot read the program's inputs: {error}")
+NOT_BELOW = N_("low={low} is not below high={high}: pass low < high (the sliders go from {start} to {end} for now).")
 
 
 #: px of the screen a widget never gets: JupyterLab's menu, tab and tool bars above the notebook and its status
@@ -352,6 +384,7 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
         self.theme: render.Theme = render.get_theme(theme)
         self.sizes = Sizes.of(self.theme)
         self.message = w.HTML("")
+        self.shown: list[str] = []  # the messages in the message box now (Said ones know their msgid)
         # ipywidgets' own controls (slider names and read-outs, dropdowns, toggle buttons, check boxes) take their
         # text size from a CSS variable; setting it on this widget's box scales them with the theme as well
         self.add_class(f"course-ui-{self.sizes.ui}")
@@ -364,7 +397,9 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
             self.children = (*change["new"], self.sheet)
 
     def show_message(self, text: str, kind: str = "error") -> None:
-        """Show ``text`` in the message box (an empty text clears it)."""
+        """Show ``text`` in the message box (an empty text clears it). ``self.shown`` keeps the messages shown,
+        so a test reads which messages a widget said (their ``msgid``, see :func:`said_ids`), not their words."""
+        self.shown = [text] if text else []
         self.message.value = (message_html(text, kind, self.theme, monospace=self.monospace_messages)
                               if text else "")
 
@@ -376,12 +411,14 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
         found = [p for p in problems if p]
         if found:
             self.show_error("\n".join(found))
+            self.shown = found
 
     def show_note(self, text: str) -> None:
         self.show_message(text, "note")
 
     def clear_message(self) -> None:
         self.message.value = ""
+        self.shown = []
 
     def html(self, body: str, size: str = "ui", style: str = "", **layout: Any) -> Any:
         """An HTML child whose words are ``size`` (a :class:`Sizes` field) for this widget's theme.

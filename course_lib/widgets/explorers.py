@@ -18,11 +18,12 @@ import numpy as np
 from .. import render
 from .. import trace as tr
 from ..graph import short_value
-from ..i18n import N_, ngettext, number
+from ..i18n import N_, ngettext, number, say
 from ..i18n import gettext as _
 from ..ops import OPS
 from ..static import SymbolicBoolError
 from .base import (
+    INPUTS_UNREADABLE,
     CourseWidget,
     Sizes,
     esc,
@@ -35,6 +36,7 @@ from .base import (
     read_number,
     read_range,
     require_ipywidgets,
+    said_by,
 )
 from .side_by_side import share_width
 
@@ -163,6 +165,16 @@ class _TwoGraphs(CourseWidget):
         return outcome
 
 
+VALUES_NOT_A_DICT = N_("values={values} is not a dict: pass each variable's starting value, like "
+                       "values={{'x': 2.0}} (the sliders start at 1 for now).")
+NOT_TEXT = N_("an expression is text, like 'sin(x*w + 1)'; got a {type}")
+NOT_A_PROGRAM = N_("ControlFlowExplorer needs a program (a function of ops and inputs); got a {type}.")
+NO_SUCH_INPUT = N_("{name} has no input {input}; its inputs are {inputs}")
+CLIPPED = N_("{problem} The slider goes from {low} to {high}.")
+NOT_FINITE_INPUT = N_("{k} must be a finite number, got {got}: pass a number from {low} to {high} ({k} stays {value}).")
+NOT_A_NUMBER_INPUT = N_("{k} must be a number, got {got}: pass a number from {low} to {high} ({k} stays {value}).")
+
+
 class ExpressionExplorer(_TwoGraphs):
     """Type an expression, move the sliders: both graphs, their values and gradients update live.
 
@@ -186,9 +198,7 @@ class ExpressionExplorer(_TwoGraphs):
         self._problems = [range_problem]
         self._start_values: dict[str, float] = {}
         if values is not None and not isinstance(values, dict):
-            self._problems.append(_("values={values} is not a dict: pass each variable's starting value, like "
-                                    "values={{'x': 2.0}} (the sliders start at 1 for now).").format(
-                                        values=f"{values!r:.60}"))
+            self._problems.append(say(VALUES_NOT_A_DICT, values=f"{values!r:.60}"))
         for k, v in (values or {}).items() if isinstance(values, dict) else ():
             got, problem = read_number(v, f"values[{k!r:.40}]", 1.0, low=self.low, high=self.high)
             self._problems.append(problem)
@@ -220,8 +230,7 @@ class ExpressionExplorer(_TwoGraphs):
     def set_text(self, text: Any) -> None:
         """Type ``text`` into the box (the same path as a student typing, then Enter)."""
         if not isinstance(text, str):
-            self.show_error(_("an expression is text, like 'sin(x*w + 1)'; got a {type}").format(
-                type=type(text).__name__))
+            self.show_error(say(NOT_TEXT, type=type(text).__name__))
             return
         if self.text.value == text:
             self._on_text({"new": text})
@@ -242,6 +251,7 @@ class ExpressionExplorer(_TwoGraphs):
             hint = "\n" + _("Hint: {hint}").format(hint=err.hint) if err.hint else ""
             column = (" " + _("(column {k})").format(k=err.position + 1)) if err.position is not None else ""
             self.show_error(f"{err.message}{column}\n{shown}{hint}{kept}")
+            self.shown = [said_by(err)]
             return
         self.expression = e
         self._make_sliders(e.variables)
@@ -344,14 +354,13 @@ class ControlFlowExplorer(_TwoGraphs):
         self._init_panes(_(self.STATIC_TITLES[True]), _("Define-by-run: what actually ran"))
         if not callable(program):
             self.children = [self.message]
-            self.show_error(_("ControlFlowExplorer needs a program (a function of ops and inputs); got a {type}.")
-                            .format(type=type(program).__name__))
+            self.show_error(say(NOT_A_PROGRAM, type=type(program).__name__))
             return
         try:
             names = tr.input_names(program)
         except (TypeError, ValueError) as exc:
             names = []
-            self.show_error(_("cannot read the program's inputs: {error}").format(error=exc))
+            self.show_error(say(INPUTS_UNREADABLE, error=exc))
         lo, hi, range_problem = read_range(low, high, (-3.0, 3.0))
         start, value_problem = read_number(value, "value", float(np.clip(1.0, lo, hi)), low=lo, high=hi)
         for name in names:
@@ -377,20 +386,17 @@ class ControlFlowExplorer(_TwoGraphs):
         problems = []
         for k, v in values.items():
             if k not in self.sliders:
-                problems.append(_("{name} has no input {input}; its inputs are {inputs}").format(
-                    name=self.name, input=repr(k), inputs=", ".join(self.sliders) or _("none")))
+                problems.append(say(NO_SUCH_INPUT, name=self.name, input=repr(k),
+                                    inputs=", ".join(self.sliders) or _("none")))
                 continue
             s = self.sliders[k]
             got, problem = read_number(v, k, s.value, low=s.min, high=s.max)
             if problem and out_of_range(v, s.min, s.max):  # a number out of the slider's range: clipped
-                problems.append(problem + " " + _("The slider goes from {low} to {high}.").format(
-                    low=number(s.min), high=number(s.max)))
+                problems.append(say(CLIPPED, problem=problem, low=number(s.min), high=number(s.max)))
             elif problem:
-                must = (_("{k} must be a finite number, got {got}: pass a number from {low} to {high} ({k} stays "
-                          "{value}).") if is_number(v) else
-                        _("{k} must be a number, got {got}: pass a number from {low} to {high} ({k} stays {value})."))
-                problems.append(must.format(k=k, got=f"{render.plain(v):.40}", low=number(s.min), high=number(s.max),
-                                            value=number(s.value)))
+                problems.append(say(NOT_FINITE_INPUT if is_number(v) else NOT_A_NUMBER_INPUT, k=k,
+                                    got=f"{render.plain(v):.40}", low=number(s.min), high=number(s.max),
+                                    value=number(s.value)))
                 continue
             s.value = float(got)
         if problems:

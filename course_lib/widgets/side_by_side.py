@@ -7,9 +7,9 @@ from typing import Any
 
 from .. import render
 from .. import trace as tr
-from ..i18n import N_
+from ..i18n import N_, say
 from ..i18n import gettext as _
-from .base import CourseWidget, esc, fit_height, guarded, message_html, quietly, require_ipywidgets
+from .base import INPUTS_UNREADABLE, CourseWidget, esc, fit_height, guarded, message_html, quietly, require_ipywidgets
 from .stepper import MAX_BYTES, Controls, Pane
 
 __all__ = ["GRAPH_TOP", "SHORT_TITLES", "SideBySide", "share_width"]
@@ -40,6 +40,10 @@ def share_width(panes: list[tuple[Any, float | None]]) -> None:
         box.layout.overflow = "hidden"  # long source lines scroll inside their box instead of widening the pane
 
 
+NOT_A_PROGRAM = N_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); got a {type}.")
+SHOWING_STEP = N_("There are steps 0 to {n}; showing step {shown}.")
+
+
 class SideBySide(CourseWidget):
     """One program stepped both ways, side by side, on one shared clock (one event per tick on each side).
 
@@ -59,12 +63,12 @@ class SideBySide(CourseWidget):
         self.program = program
         self.traces: dict[str, tr.Trace] = {}
         self.panes: dict[str, Pane] = {}
+        self.failures: dict[str, Exception] = {}  # style -> what recording it raised (shown in the message box)
         self._n = 0
         self.name = getattr(program, "__name__", None) or getattr(program, "text", "program")
         if not callable(program):
             self.children = [self.message]
-            self.show_error(_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); "
-                              "got a {type}.").format(type=type(program).__name__))
+            self.show_error(say(NOT_A_PROGRAM, type=type(program).__name__))
             return
         problems = self._record(program, inputs, backward)
         self._n = max((len(x) for x in self.traces.values()), default=0)
@@ -72,8 +76,7 @@ class SideBySide(CourseWidget):
         self.controls.prev.on_click(lambda _b: self._move(-1))
         self.controls.next.on_click(lambda _b: self._move(+1))
         panes = self._panes(problems, max_bytes)
-        if problems:
-            self.show_error("\n".join(problems))
+        self.show_problems(problems)
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         head = self.html(esc(_("{name}: the same program, stepped both ways on one clock")).replace(
             "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
@@ -89,12 +92,13 @@ class SideBySide(CourseWidget):
                 inputs = {name: 1.0 for name in tr.input_names(program)}
             except (TypeError, ValueError) as exc:
                 inputs = {}
-                problems.append(_("cannot read the program's inputs: {error}").format(error=exc))
+                problems.append(say(INPUTS_UNREADABLE, error=exc))
         for style in tr.STYLES:
             try:
                 self.traces[style] = quietly(tr.record, program, style, dict(inputs), backward=backward)
             except Exception as exc:  # noqa: BLE001 - shown in the widget: the failure is part of the lesson
-                problems.append(f"{style}: {type(exc).__name__}: {exc}")
+                self.failures[style] = exc
+                problems.append(f"{_(style)}: {type(exc).__name__}: {exc}")
         return problems
 
     def _panes(self, problems: list[str], max_bytes: int) -> list[Any]:
@@ -135,8 +139,7 @@ class SideBySide(CourseWidget):
             return
         k = int(step)
         if not 0 <= k <= self._n:
-            self.show_note(_("There are steps 0 to {n}; showing step {shown}.").format(n=self._n,
-                                                                                      shown=min(max(k, 0), self._n)))
+            self.show_note(say(SHOWING_STEP, n=self._n, shown=min(max(k, 0), self._n)))
         self.controls.slider.value = min(max(k, 0), self._n)
 
     @guarded

@@ -12,7 +12,7 @@ import itertools
 from typing import Any
 
 from .. import render
-from ..i18n import N_
+from ..i18n import N_, say
 from ..i18n import gettext as _
 from ..trace import Trace
 from .base import CourseWidget, Sizes, esc, fit_height, guarded, require_ipywidgets
@@ -182,6 +182,14 @@ class Controls:
         self.main = W.HBox([self.play, self.prev, self.next, self.slider], layout=wrap)
 
 
+NOT_A_TRACE = N_("Stepper needs a trace: trace.record(program, style, inputs); got a {type}.")
+NO_EVENTS = N_("This trace has no events: the program defined and ran nothing, so there is nothing to step through.")
+LARGE_TRACE = N_("This trace is large, so stepping goes through the running kernel (it will not animate in an "
+                 "exported page).")
+STEP_NOT_WHOLE = N_("step must be a whole number, got {step}")
+NO_SUCH_STEP = N_("There are steps 0 to {n}; step {k} does not exist, so this shows step {shown}.")
+
+
 class Stepper(CourseWidget):
     """Step through one trace: play/pause, previous/next, a step slider, the phase, the event in words, the line.
 
@@ -201,8 +209,7 @@ class Stepper(CourseWidget):
         self._n = 0
         if not isinstance(trace, Trace):
             self.children = [self.message]
-            self.show_error(_("Stepper needs a trace: trace.record(program, style, inputs); got a {type}.")
-                            .format(type=type(trace).__name__))
+            self.show_error(say(NOT_A_TRACE, type=type(trace).__name__))
             return
         self._n = len(trace)
         self.controls = Controls(self._n, self.theme, interval)
@@ -215,11 +222,9 @@ class Stepper(CourseWidget):
         self.controls.next.on_click(lambda _b: self._move(+1))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         if self._n == 0:
-            self.show_note(_("This trace has no events: the program defined and ran nothing, so there is nothing "
-                             "to step through."))
+            self.show_note(say(NO_EVENTS))
         elif not self.pane.in_browser:
-            self.show_note(_("This trace is large, so stepping goes through the running kernel (it will not "
-                             "animate in an exported page)."))
+            self.show_note(say(LARGE_TRACE))
         left = W.VBox([self.pane.title, self.controls.main, self.message, self.pane.text, self.controls.speed],
                       layout=W.Layout(flex="0 1 40%", min_width="min(100%, 300px)"))
         self.pane.graph.layout.flex = "1 1 0%"
@@ -243,11 +248,10 @@ class Stepper(CourseWidget):
         try:
             k = int(step)
         except (TypeError, ValueError, OverflowError):
-            self.show_error(_("step must be a whole number, got {step}").format(step=repr(step)))
+            self.show_error(say(STEP_NOT_WHOLE, step=repr(step)))
             return
         if not 0 <= k <= self._n:
-            self.show_note(_("There are steps 0 to {n}; step {k} does not exist, so this shows step {shown}.")
-                           .format(n=self._n, k=k, shown=min(max(k, 0), self._n)))
+            self.show_note(say(NO_SUCH_STEP, n=self._n, k=k, shown=min(max(k, 0), self._n)))
             k = min(max(k, 0), self._n)
         else:
             self.clear_message()
