@@ -29,6 +29,7 @@ import numpy as np
 
 from . import graph as ir
 from . import ops as _ops
+from .i18n import N_, Lazy, say
 
 _OPS, _NUMPY = _ops.OPS, _ops.NUMPY  # the table (ops registered later appear in it too)
 _F64 = np.dtype(np.float64)
@@ -44,6 +45,21 @@ _on_create: Callable[[Tensor], None] | None = None
 
 
 ShapeError = _ops.ShapeError  # two operands whose shapes do not fit (the message names the op and both shapes)
+
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+A_TENSOR = Lazy("a Tensor")  # what needs numbers, in ops.NOT_NUMBERS
+AMBIGUOUS = N_("the truth value of a tensor of shape {shape} is ambiguous; use .sum() or a comparison on one element")
+NOTHING_RECORDED = N_("backward() on a tensor that does not require grad: no input was created with "
+                      "requires_grad=True (or it was computed under no_grad()), so nothing was recorded")
+NOT_A_NUMBER = N_("backward() without a gradient needs a single number, but the output has shape {shape}; call "
+                  ".sum() or .mean() first, or pass grad= of that shape")
+GRAD_SHAPE = N_("backward(grad=...): the gradient has shape {grad_shape} but the output has shape {shape}; pass one "
+                "number per output value (PyTorch says 'Mismatch in shape')")
+MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-then-run symbol (course_lib.static), which has no "
+                  "value until a Session runs its graph, and this is a define-by-run (course_lib.dynamic) operation. "
+                  "Run a program entirely with one of them: program(st, ...) or program(dy, ...)")
+NOT_A_VALUE = N_("cannot use a {kind} in a tensor operation; use a number, an array or a Tensor")
+UNKNOWN_OP, POW_NEEDS_NUMBER, TENSOR_EXPONENT = _ops.UNKNOWN_OP, _ops.POW_NEEDS_NUMBER, _ops.TENSOR_EXPONENT
 
 
 @contextlib.contextmanager
@@ -88,7 +104,7 @@ class Tensor:
                  kind: str | None = None) -> None:
         if isinstance(data, Tensor):
             data = data.data
-        array = _ops.as_array(data, "a Tensor")
+        array = _ops.as_array(data, A_TENSOR)
         self.data: np.ndarray = array.copy() if array is data else array  # never a view of the caller's array
         self.grad: np.ndarray | None = None
         self.requires_grad = bool(requires_grad)
@@ -132,8 +148,7 @@ class Tensor:
     def __bool__(self) -> bool:
         # A value exists now, so Python control flow can use it: this is the heart of define-by-run.
         if self.data.size != 1:
-            raise ValueError(f"the truth value of a tensor of shape {self.shape} is ambiguous; use .sum() or a "
-                             "comparison on one element")
+            raise ValueError(say(AMBIGUOUS, shape=self.shape))
         return bool(self.data)
 
     def __repr__(self) -> str:
@@ -206,12 +221,11 @@ class Tensor:
 
     def __pow__(self, p: Any) -> Tensor:
         if isinstance(p, Tensor) or not np.isscalar(p):
-            raise TypeError("x ** p needs a plain number p (an exponent that is a tensor is not supported: "
-                            "write exp(p * log(x)) instead)")
+            raise TypeError(say(POW_NEEDS_NUMBER))
         return apply("pow", self, p=float(p))
 
     def __rpow__(self, other: Any) -> Tensor:
-        raise TypeError("c ** x with a tensor exponent is not supported: write exp(x * log(c)) instead")
+        raise TypeError(say(TENSOR_EXPONENT))
 
     # comparisons give 0/1 tensors without gradient, usable in a Python `if` (as in PyTorch)
     def __gt__(self, other: Any) -> Tensor:
@@ -243,17 +257,14 @@ class Tensor:
         ``on_grad(tensor, gradient)`` is called once per tensor, in the order gradients become final.
         """
         if not self.requires_grad:
-            raise RuntimeError("backward() on a tensor that does not require grad: no input was created with "
-                               "requires_grad=True (or it was computed under no_grad()), so nothing was recorded")
+            raise RuntimeError(say(NOTHING_RECORDED))
         if grad is None:
             if self.data.size != 1:
-                raise RuntimeError(f"backward() without a gradient needs a single number, but the output has shape "
-                                   f"{self.shape}; call .sum() or .mean() first, or pass grad= of that shape")
+                raise RuntimeError(say(NOT_A_NUMBER, shape=self.shape))
             grad = np.ones_like(self.data)
         grad = _ops.as_array(grad, "backward(grad=...)")
         if grad.shape != self.shape:  # broadcasting it would give a wrong gradient without a word
-            raise RuntimeError(f"backward(grad=...): the gradient has shape {grad.shape} but the output has shape "
-                               f"{self.shape}; pass one number per output value (PyTorch says 'Mismatch in shape')")
+            raise RuntimeError(say(GRAD_SHAPE, grad_shape=grad.shape, shape=self.shape))
         grads: dict[int, np.ndarray] = {self._id: grad}
         with np.errstate(all="ignore"):  # a derivative may be inf or nan where the function is (1/x at 0)
             self._backpropagate(grads, on_grad)
@@ -360,7 +371,7 @@ def apply(name: str, *args: Any, **attrs: Any) -> Tensor:
     """
     op = _OPS.get(name)
     if op is None:
-        raise ValueError(f"unknown op {name!r}; the ops are {', '.join(_OPS)}")
+        raise ValueError(say(UNKNOWN_OP, name=name, ops=", ".join(_OPS)))
     # The hot path of every define-by-run op: one and two inputs unrolled (comprehensions cost a frame each).
     if len(args) == 2:
         a, b = args
@@ -396,11 +407,8 @@ def _lift(x: Any) -> Tensor:
     if isinstance(x, (int, float, np.ndarray, np.number, list, tuple)):
         return Tensor(x, kind="constant")
     if type(x).__module__.startswith("course_lib.static"):
-        raise TypeError(f"cannot mix the two styles: {x!r} is a define-then-run symbol (course_lib.static), which "
-                        "has no value until a Session runs its graph, and this is a define-by-run (course_lib."
-                        "dynamic) operation. Run a program entirely with one of them: program(st, ...) or "
-                        "program(dy, ...)")
-    raise TypeError(f"cannot use a {type(x).__name__} in a tensor operation; use a number, an array or a Tensor")
+        raise TypeError(say(MIXED_STYLES, value=x))
+    raise TypeError(say(NOT_A_VALUE, kind=type(x).__name__))
 
 
 def function(name: str) -> Callable[..., Tensor]:

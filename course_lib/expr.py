@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import ops as _ops
+from .i18n import N_, Said, say
 
 CONSTANTS = {"pi": math.pi}
 RESERVED = ("ops",)  # the first argument of every program
@@ -33,19 +34,56 @@ MAX_NODES = 2000
 MAX_VARIABLES = 12
 
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow", ast.MatMult: "matmul"}
-_REFUSED = {
-    ast.Attribute: "attribute access (a.b) is not allowed",
-    ast.Subscript: "indexing (a[i]) is not allowed",
-    ast.Lambda: "lambda is not allowed",
-    ast.IfExp: "conditional expressions (a if c else b) are not allowed: branches belong in a program with cond",
-    ast.Compare: "comparisons are not allowed in an expression",
-    ast.BoolOp: "and/or are not allowed",
-    ast.ListComp: "comprehensions are not allowed", ast.SetComp: "comprehensions are not allowed",
-    ast.DictComp: "comprehensions are not allowed", ast.GeneratorExp: "comprehensions are not allowed",
-    ast.List: "lists are not allowed", ast.Tuple: "tuples are not allowed", ast.Dict: "dicts are not allowed",
-    ast.Set: "sets are not allowed", ast.JoinedStr: "strings are not allowed", ast.Starred: "* unpacking is not allowed",
-    ast.NamedExpr: "assignment (:=) is not allowed", ast.Await: "await is not allowed",
+
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+AT_COLUMN = N_(" at column {column}")  # after a message, where the problem is (1-based)
+COMPREHENSIONS = N_("comprehensions are not allowed")
+REFUSED = {  # a kind of Python syntax an expression may not use -> why
+    ast.Attribute: N_("attribute access (a.b) is not allowed"),
+    ast.Subscript: N_("indexing (a[i]) is not allowed"),
+    ast.Lambda: N_("lambda is not allowed"),
+    ast.IfExp: N_("conditional expressions (a if c else b) are not allowed: branches belong in a program with cond"),
+    ast.Compare: N_("comparisons are not allowed in an expression"),
+    ast.BoolOp: N_("and/or are not allowed"),
+    ast.ListComp: COMPREHENSIONS, ast.SetComp: COMPREHENSIONS, ast.DictComp: COMPREHENSIONS,
+    ast.GeneratorExp: COMPREHENSIONS,
+    ast.List: N_("lists are not allowed"), ast.Tuple: N_("tuples are not allowed"), ast.Dict: N_("dicts are not allowed"),
+    ast.Set: N_("sets are not allowed"), ast.JoinedStr: N_("strings are not allowed"),
+    ast.Starred: N_("* unpacking is not allowed"), ast.NamedExpr: N_("assignment (:=) is not allowed"),
+    ast.Await: N_("await is not allowed"),
 }
+ALLOWED = N_("use numbers, names, + - * / ** @ and the functions {functions}")  # the hint of a refused syntax
+NO_VALUE = N_("no value given for {names}")
+MATMUL_OF_NUMBERS = N_("@ needs vectors or matrices, not numbers")
+MULTIPLY_NUMBERS = N_("use * to multiply numbers")
+NOT_TEXT = N_("an expression must be text, got {kind}")
+EMPTY = N_("the expression is empty")
+TYPE_SOMETHING = N_("type something like sin(x * w + 1)")
+TOO_LONG = N_("the expression is {length} characters long; the limit is {limit}")
+ONE_LINE = N_("one expression only, on one line")
+NOT_VALID = N_("this is not a valid expression ({detail})")  # detail: Python's own words (SyntaxError.msg)
+CHECK_BRACKETS = N_("check the brackets and that every operator has two sides")
+TOO_DEEP = N_("the expression is nested too deeply")
+TOO_MANY_PARTS = N_("the expression has {parts} parts; the limit is {limit}")
+TOO_MANY_VARIABLES = N_("{count} variables; the limit is {limit}")
+FEWER_NAMES = N_("use fewer names so every variable gets a slider")
+ONLY_NUMBERS_NOT_TEXT = N_("only numbers are allowed, not text ({value!r})")
+ONLY_NUMBERS = N_("only numbers are allowed, not {kind} ({value!r})")
+OPERATOR = N_("the operator {name} is not allowed")
+OPERATORS_ALLOWED = N_("allowed: + - * / ** @")
+CALL_BY_NAME = N_("only the op functions can be called, by name")
+UNKNOWN_FUNCTION = N_("unknown function {name!r}")
+THE_FUNCTIONS = N_("the functions are {functions}")
+DID_YOU_MEAN = N_("the functions are {functions}; did you mean {close}?")
+ONE_ARGUMENT = N_("{name}() takes exactly one argument")
+ASSIGNMENT = N_("assignment is not allowed")
+NOT_ALLOWED = N_("{kind} is not allowed in an expression")
+IS_A_FUNCTION = N_("{name!r} is a function; call it as {name}(...)")
+RESERVED_NAME = N_("{name!r} cannot be a variable name here")
+PICK_ANOTHER_NAME = N_("it names the ops namespace a program receives; pick another name")
+UNDERSCORE = N_("names may not start with an underscore: {name!r}")
+EXPONENT = N_("the exponent of ** must be a number")
+VARIABLE_EXPONENT = N_("for a variable exponent write exp(p * log(x))")
 
 
 def functions() -> list[str]:
@@ -59,11 +97,18 @@ def functions() -> list[str]:
 
 
 class ExpressionError(ValueError):
-    """A typed expression the course cannot accept: ``position`` (0-based column or None) and a ``hint``."""
+    """A typed expression the course cannot accept: ``position`` (0-based column or None) and a ``hint``.
+
+    ``message`` and ``hint`` are said in the language of the moment (:func:`course_lib.i18n.say`); the message is
+    also kept as ``said``, so :func:`course_lib.i18n.message_of` tells which message it was. Plain text works too
+    (a subclass such as ``lessons.trees.TreeError`` may pass it).
+    """
 
     def __init__(self, message: str, position: int | None = None, hint: str = "") -> None:
         self.message, self.position, self.hint = message, position, hint
-        where = f" at column {position + 1}" if position is not None else ""
+        if isinstance(message, Said):
+            self.said = message
+        where = say(AT_COLUMN, column=position + 1) if position is not None else ""
         super().__init__(f"{message}{where}" + (f". {hint}" if hint else ""))
 
     def pointer(self, text: str) -> str:
@@ -85,7 +130,7 @@ class Expression:
         """Run the expression with an ``ops`` namespace (``course_lib.static`` or ``course_lib.dynamic``)."""
         missing = [v for v in self.variables if v not in values]
         if missing:
-            raise ExpressionError(f"no value given for {', '.join(missing)}")
+            raise ExpressionError(say(NO_VALUE, names=", ".join(missing)))
         stack: list[Any] = []
         for kind, arg in self.code:
             if kind == "num":
@@ -118,7 +163,7 @@ class Expression:
 def _numbers(op: str, a: float, b: float) -> np.float64:
     """An operation on two plain numbers gives what numpy gives (1/0 = inf, 0/0 = nan), never a Python error."""
     if op == "matmul":
-        raise ExpressionError("@ needs vectors or matrices, not numbers", hint="use * to multiply numbers")
+        raise ExpressionError(say(MATMUL_OF_NUMBERS), hint=say(MULTIPLY_NUMBERS))
     with np.errstate(all="ignore"):
         return _apply(op, np.float64(a), np.float64(b))
 
@@ -138,31 +183,30 @@ def _apply(op: str, a: Any, b: Any) -> Any:
 def parse(text: Any) -> Expression:
     """Check ``text`` against the whitelist and return an :class:`Expression`; else raise :class:`ExpressionError`."""
     if not isinstance(text, str):
-        raise ExpressionError(f"an expression must be text, got {type(text).__name__}")
+        raise ExpressionError(say(NOT_TEXT, kind=type(text).__name__))
     if not text.strip():
-        raise ExpressionError("the expression is empty", hint="type something like sin(x * w + 1)")
+        raise ExpressionError(say(EMPTY), hint=say(TYPE_SOMETHING))
     if len(text) > MAX_LENGTH:
-        raise ExpressionError(f"the expression is {len(text)} characters long; the limit is {MAX_LENGTH}")
+        raise ExpressionError(say(TOO_LONG, length=len(text), limit=MAX_LENGTH))
     if "\n" in text.strip() or ";" in text:
-        raise ExpressionError("one expression only, on one line", position=_first(text, "\n;"))
+        raise ExpressionError(say(ONE_LINE), position=_first(text, "\n;"))
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
         pos = (e.offset - 1) if e.offset else None
-        raise ExpressionError(f"this is not a valid expression ({e.msg})", pos,
-                              "check the brackets and that every operator has two sides") from None
+        raise ExpressionError(say(NOT_VALID, detail=e.msg), pos, say(CHECK_BRACKETS)) from None
     except (RecursionError, MemoryError, ValueError):
-        raise ExpressionError("the expression is nested too deeply") from None
+        raise ExpressionError(say(TOO_DEEP)) from None
     lead = len(text) - len(text.lstrip())
     nodes = list(ast.walk(tree))
     if len(nodes) > MAX_NODES:
-        raise ExpressionError(f"the expression has {len(nodes)} parts; the limit is {MAX_NODES}")
+        raise ExpressionError(say(TOO_MANY_PARTS, parts=len(nodes), limit=MAX_NODES))
     for node in nodes:
         _check(node, lead)
     code, variables = _postfix(tree.body, lead)
     if len(variables) > MAX_VARIABLES:
-        raise ExpressionError(f"{len(variables)} variables; the limit is {MAX_VARIABLES}",
-                              hint="use fewer names so every variable gets a slider")
+        raise ExpressionError(say(TOO_MANY_VARIABLES, count=len(variables), limit=MAX_VARIABLES),
+                              hint=say(FEWER_NAMES))
     return Expression(text.strip(), variables, tuple(code))
 
 
@@ -177,41 +221,41 @@ def _col(node: ast.AST, lead: int) -> int | None:
 
 
 def _check(node: ast.AST, lead: int) -> None:
-    for bad, why in _REFUSED.items():
+    for bad, why in REFUSED.items():
         if isinstance(node, bad):
-            raise ExpressionError(why, _col(node, lead), "use numbers, names, + - * / ** @ and "
-                                  f"the functions {', '.join(functions())}")
+            raise ExpressionError(say(why), _col(node, lead), say(ALLOWED, functions=", ".join(functions())))
     if isinstance(node, ast.Constant):
         v = node.value
+        if isinstance(v, str):
+            raise ExpressionError(say(ONLY_NUMBERS_NOT_TEXT, value=v), _col(node, lead))
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            what = "text" if isinstance(v, str) else type(v).__name__
-            raise ExpressionError(f"only numbers are allowed, not {what} ({v!r})", _col(node, lead))
+            raise ExpressionError(say(ONLY_NUMBERS, kind=type(v).__name__, value=v), _col(node, lead))
     elif isinstance(node, ast.BinOp) and type(node.op) not in _BINOPS:
-        raise ExpressionError(f"the operator {type(node.op).__name__} is not allowed", _col(node, lead),
-                              "allowed: + - * / ** @")
+        raise ExpressionError(say(OPERATOR, name=type(node.op).__name__), _col(node, lead), say(OPERATORS_ALLOWED))
     elif isinstance(node, ast.UnaryOp) and not isinstance(node.op, (ast.USub, ast.UAdd)):
-        raise ExpressionError(f"the operator {type(node.op).__name__} is not allowed", _col(node, lead))
+        raise ExpressionError(say(OPERATOR, name=type(node.op).__name__), _col(node, lead))
     elif isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name):
-            raise ExpressionError("only the op functions can be called, by name", _col(node, lead))
+            raise ExpressionError(say(CALL_BY_NAME), _col(node, lead))
         name = node.func.id
         if name not in functions():
-            raise ExpressionError(f"unknown function {name!r}", _col(node, lead),
-                                  f"the functions are {', '.join(functions())}" + _did_you_mean(name))
+            raise ExpressionError(say(UNKNOWN_FUNCTION, name=name), _col(node, lead), _did_you_mean(name))
         if node.keywords or len(node.args) != 1:
-            raise ExpressionError(f"{name}() takes exactly one argument", _col(node, lead))
+            raise ExpressionError(say(ONE_ARGUMENT, name=name), _col(node, lead))
     elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-        raise ExpressionError("assignment is not allowed", _col(node, lead))
+        raise ExpressionError(say(ASSIGNMENT), _col(node, lead))
     elif not isinstance(node, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load,
                                ast.operator, ast.unaryop, ast.Call)):
-        raise ExpressionError(f"{type(node).__name__} is not allowed in an expression", _col(node, lead))
+        raise ExpressionError(say(NOT_ALLOWED, kind=type(node).__name__), _col(node, lead))
 
 
-def _did_you_mean(name: str) -> str:
+def _did_you_mean(name: str) -> Said:
+    """The hint for an unknown function: the functions, and the closest one if a name is close."""
     import difflib
 
     close = difflib.get_close_matches(name, functions(), n=1)
-    return f"; did you mean {close[0]}?" if close else ""
+    names = ", ".join(functions())
+    return say(DID_YOU_MEAN, functions=names, close=close[0]) if close else say(THE_FUNCTIONS, functions=names)
 
 
 def _postfix(root: ast.AST, lead: int) -> tuple[list[tuple[str, Any]], list[str]]:
@@ -248,15 +292,14 @@ def _postfix(root: ast.AST, lead: int) -> tuple[list[tuple[str, Any]], list[str]
             code.append(("num", _float(node.value)))
         elif isinstance(node, ast.Name):
             if node.id in functions():
-                raise ExpressionError(f"{node.id!r} is a function; call it as {node.id}(...)", _col(node, lead))
+                raise ExpressionError(say(IS_A_FUNCTION, name=node.id), _col(node, lead))
             if node.id in CONSTANTS:
                 code.append(("num", CONSTANTS[node.id]))
                 continue
             if node.id in RESERVED:
-                raise ExpressionError(f"{node.id!r} cannot be a variable name here", _col(node, lead),
-                                      "it names the ops namespace a program receives; pick another name")
+                raise ExpressionError(say(RESERVED_NAME, name=node.id), _col(node, lead), say(PICK_ANOTHER_NAME))
             if node.id.startswith("_"):
-                raise ExpressionError(f"names may not start with an underscore: {node.id!r}", _col(node, lead))
+                raise ExpressionError(say(UNDERSCORE, name=node.id), _col(node, lead))
             if node.id not in variables:
                 variables.append(node.id)
             code.append(("var", node.id))
@@ -275,8 +318,7 @@ def _constant_exponent(node: ast.AST, lead: int) -> float:
     """An exponent must be a number (it may be written as an expression of numbers, e.g. ``x ** (1/2)``)."""
     sub, names = _postfix(node, lead)
     if names or any(k == "call" for k, _ in sub):
-        raise ExpressionError("the exponent of ** must be a number", _col(node, lead),
-                              "for a variable exponent write exp(p * log(x))")
+        raise ExpressionError(say(EXPONENT), _col(node, lead), say(VARIABLE_EXPONENT))
     stack: list[float] = []
     with np.errstate(all="ignore"):
         for kind, arg in sub:
@@ -289,6 +331,6 @@ def _constant_exponent(node: ast.AST, lead: int) -> float:
             else:
                 b, a = stack.pop(), stack.pop()
                 if arg == "matmul":
-                    raise ExpressionError("@ needs vectors or matrices, not numbers", _col(node, lead))
+                    raise ExpressionError(say(MATMUL_OF_NUMBERS), _col(node, lead))
                 stack.append(float(np.divide(a, b)) if arg == "div" else float(_apply(arg, np.float64(a), b)))
     return stack[0]

@@ -26,6 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import N_, say
+from .i18n import gettext as _
+
 #: Node kinds; each has its own shape in the renderer (see DESIGN.md, "Visual language").
 KINDS = ("input", "constant", "variable", "op")
 
@@ -36,6 +39,24 @@ class CycleError(ValueError):
 
 class GraphError(ValueError):
     """Raised for a malformed graph: unknown node, node of another graph, bad kind."""
+
+
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+UNKNOWN_KIND = N_("unknown node kind {kind!r}; use one of {kinds}")
+CYCLE_EDGE = N_("adding the edge {src} -> {dst} would create the cycle {loop}: {dst} would need its own value before "
+                "it can be computed. A computational graph must be a DAG; to reuse a value over time, unroll the loop "
+                "(one node per step) or use a loop op such as while_loop.")
+NO_NODE_NAMED = N_("no node named {name!r} in graph {graph!r}")
+CYCLE = N_("the graph has a cycle through {cycle}; a graph must be a DAG")
+NOT_GRAPH_DATA = N_("Graph.from_dict needs what Graph.to_dict() returns: a dict with a list of 'nodes' (each with "
+                    "'op', 'name' and 'inputs'); got {kind} without one")
+NOT_NODE_DATA = N_("node {k} of the data is not a node written by to_dict() (it needs 'op', 'name' and 'inputs' naming "
+                   "earlier nodes {earlier}); got {data}")
+EARLIER_NODES = N_("by index, 0..{last}")
+NO_EARLIER_NODE = N_("(none: it is the first node)")
+BAD_OUTPUTS = N_("outputs {outputs} must be indexes of nodes, 0..{last}")
+NOT_A_NODE = N_("expected a Node of graph {graph!r}, got {kind}")
+NODE_OF_ANOTHER_GRAPH = N_("node {name!r} belongs to another graph than {graph!r}")
 
 
 @dataclass(eq=False)
@@ -114,7 +135,7 @@ class Graph:
         Because inputs must exist first, a graph built only with ``add`` is acyclic by construction.
         """
         if kind not in KINDS:
-            raise GraphError(f"unknown node kind {kind!r}; use one of {', '.join(KINDS)}")
+            raise GraphError(say(UNKNOWN_KIND, kind=kind, kinds=", ".join(KINDS)))
         for i in inputs:
             self._check_member(i)
         node = Node(
@@ -143,12 +164,7 @@ class Graph:
         path = self._path(src, dst)  # does src already depend on dst?
         if path is not None:
             loop = " -> ".join(n.name for n in path + [dst])
-            raise CycleError(
-                f"adding the edge {src.name} -> {dst.name} would create the cycle {loop}: "
-                f"{dst.name} would need its own value before it can be computed. "
-                "A computational graph must be a DAG; to reuse a value over time, unroll the loop "
-                "(one node per step) or use a loop op such as while_loop."
-            )
+            raise CycleError(say(CYCLE_EDGE, src=src.name, dst=dst.name, loop=loop))
         dst.inputs = dst.inputs + (src,)
         self.version += 1
 
@@ -183,7 +199,7 @@ class Graph:
             try:
                 return self._by_name[key]
             except KeyError:
-                raise GraphError(f"no node named {key!r} in graph {self.name!r}") from None
+                raise GraphError(say(NO_NODE_NAMED, name=key, graph=self.name)) from None
         return self.nodes[key]
 
     def __repr__(self) -> str:
@@ -242,7 +258,7 @@ class Graph:
                     heapq.heappush(ready, u.id)
         if len(order) != len(nodes):
             stuck = [n for n in nodes if indegree[n.id] > 0]
-            raise CycleError(f"the graph has a cycle through {self._describe_cycle(stuck)}; a graph must be a DAG")
+            raise CycleError(say(CYCLE, cycle=self._describe_cycle(stuck)))
         return order
 
     def check_acyclic(self) -> None:
@@ -283,23 +299,21 @@ class Graph:
     def from_dict(cls, data: dict[str, Any]) -> Graph:
         """The graph :meth:`to_dict` wrote; a dict that is not one raises :class:`GraphError` saying what is wrong."""
         if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
-            raise GraphError("Graph.from_dict needs what Graph.to_dict() returns: a dict with a list of 'nodes' "
-                             f"(each with 'op', 'name' and 'inputs'); got {type(data).__name__} without one")
+            raise GraphError(say(NOT_GRAPH_DATA, kind=type(data).__name__))
         g = cls(data.get("name", "graph"))
         for k, d in enumerate(data["nodes"]):
             try:
                 ins = [g.nodes[i] for i in d["inputs"]]
                 op, name = d["op"], d["name"]
             except (KeyError, TypeError, IndexError):
-                earlier = f"by index, 0..{k - 1}" if k else "(none: it is the first node)"
-                raise GraphError(f"node {k} of the data is not a node written by to_dict() (it needs 'op', 'name' "
-                                 f"and 'inputs' naming earlier nodes {earlier}); got {d!r:.80}") from None
+                earlier = _(EARLIER_NODES).format(last=k - 1) if k else _(NO_EARLIER_NODE)
+                raise GraphError(say(NOT_NODE_DATA, k=k, earlier=earlier, data=f"{d!r:.80}")) from None
             g.add(op, ins, name=name, kind=d.get("kind", "op"), attrs=_tuples(d.get("attrs") or {}),
                   value=d.get("value"), scope=d.get("scope", ""), gradient=d.get("gradient", False))
         try:
             g.outputs = [g.nodes[i] for i in data.get("outputs", [])]
         except (IndexError, TypeError):
-            raise GraphError(f"outputs {data.get('outputs')!r:.60} must be indexes of nodes, 0..{len(g.nodes) - 1}") \
+            raise GraphError(say(BAD_OUTPUTS, outputs=f"{data.get('outputs')!r:.60}", last=len(g.nodes) - 1)) \
                 from None
         return g
 
@@ -317,9 +331,9 @@ class Graph:
     # ------------------------------------------------------------------ helpers
     def _check_member(self, node: Any) -> None:
         if not isinstance(node, Node):
-            raise GraphError(f"expected a Node of graph {self.name!r}, got {type(node).__name__}")
+            raise GraphError(say(NOT_A_NODE, graph=self.name, kind=type(node).__name__))
         if node.id >= len(self.nodes) or self.nodes[node.id] is not node:
-            raise GraphError(f"node {node.name!r} belongs to another graph than {self.name!r}")
+            raise GraphError(say(NODE_OF_ANOTHER_GRAPH, name=node.name, graph=self.name))
 
     def _path(self, start: Node, goal: Node) -> list[Node] | None:
         """A dependency path goal <- ... <- start (``start`` reads, eventually, ``goal``), if one exists."""

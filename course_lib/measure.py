@@ -19,6 +19,12 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
+from .i18n import N_, number
+from .i18n import gettext as _
+
+#: how a measurement reads: "7.68 µs (IQR 6.89 µs–20.3 µs, 7×2598 calls)"
+SPREAD = N_("{median} (IQR {low}–{high}, {repeat}×{number} calls)")
+
 
 @dataclass(frozen=True)
 class Measurement:
@@ -36,8 +42,9 @@ class Measurement:
         return self.median * 1e6
 
     def __str__(self) -> str:
-        return f"{fmt_seconds(self.median)} (IQR {fmt_seconds(self.low)}–{fmt_seconds(self.high)}, " \
-               f"{self.repeat}×{self.number} calls)"
+        return _(SPREAD).format(median=fmt_seconds(self.median), low=fmt_seconds(self.low),
+                                high=fmt_seconds(self.high), repeat=number(self.repeat),
+                                number=number(self.number))
 
 
 def measure(fn: Callable[[], Any], repeat: int = 7, number: int | None = None, warmup: int = 1,
@@ -46,7 +53,7 @@ def measure(fn: Callable[[], Any], repeat: int = 7, number: int | None = None, w
 
     Without ``number``, it is chosen so that one round takes about ``budget / repeat`` seconds.
     """
-    for _ in range(warmup):
+    for _call in range(warmup):
         fn()
     if number is None:
         t0 = time.perf_counter()
@@ -54,9 +61,9 @@ def measure(fn: Callable[[], Any], repeat: int = 7, number: int | None = None, w
         one = max(time.perf_counter() - t0, 1e-7)
         number = max(1, int(budget / repeat / one))
     rounds = []
-    for _ in range(repeat):
+    for _round in range(repeat):
         t0 = time.perf_counter()
-        for _ in range(number):
+        for _call in range(number):
             fn()
         rounds.append((time.perf_counter() - t0) / number)
     q = statistics.quantiles(rounds, n=4) if len(rounds) >= 2 else [rounds[0]] * 3
@@ -64,11 +71,15 @@ def measure(fn: Callable[[], Any], repeat: int = 7, number: int | None = None, w
 
 
 def fmt_seconds(s: float) -> str:
-    """A duration in the unit a person reads best: ns, µs, ms or s."""
+    """A duration in the unit a person reads best: ns, µs, ms or s (the number as the language writes it).
+
+    >>> fmt_seconds(0.00123), fmt_seconds(2.5e-8)
+    ('1.23 ms', '25 ns')
+    """
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
         if s >= scale:
-            return f"{s / scale:.3g} {unit}"
-    return f"{s / 1e-9:.3g} ns"
+            return f"{number(s / scale, spec='.3g')} {unit}"
+    return f"{number(s / 1e-9, spec='.3g')} ns"
 
 
 def stamp() -> dict[str, str]:

@@ -37,6 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import N_, say
+from .i18n import gettext as _
+
 __all__ = [
     "NUMPY",
     "OPS",
@@ -58,6 +61,22 @@ class ShapeError(ValueError):
     """Operands whose shapes do not fit together (the message names the op and the shapes)."""
 
 
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+BROADCAST = N_("{op}: shapes {shapes} cannot be broadcast together; make them equal or let one be a single number")
+AND = N_("{a} and {b}")  # two shapes of a message: "(2, 3) and (2,)"
+MATMUL_RANK = N_("matmul needs vectors or matrices, got shapes {a} and {b}")
+MATMUL_INNER = N_("matmul: shapes {a} and {b} do not fit: inner sizes {m} and {n} must be equal")
+NOT_IDENTIFIER = N_("an op name must be a Python identifier, got {name!r}")
+NOT_NUMBERS = N_("{what} needs a number or an array of numbers, got {got}")
+A_KIND = N_("a {kind}")  # a value too long to show: "a list"
+NO_GRAD_RULE = N_("no gradient rule for op {name!r} (gradients of gradients are not supported for it)")
+#: the messages both engines say (one id each, so a test names one constant whichever engine raised it)
+UNKNOWN_OP = N_("unknown op {name!r}; the ops are {ops}")
+POW_NEEDS_NUMBER = N_("x ** p needs a plain number p (an exponent that is a tensor is not supported: "
+                      "write exp(p * log(x)) instead)")
+TENSOR_EXPONENT = N_("c ** x with a tensor exponent is not supported: write exp(x * log(c)) instead")
+
+
 # ---------------------------------------------------------------------- broadcasting (numpy's rule, and its adjoint)
 def broadcast_shapes(op: str, shapes: Sequence[Shape]) -> Shape:
     """numpy's broadcasting on shapes that may hold unknown (None) dims; None if any shape is unknown.
@@ -73,10 +92,17 @@ def broadcast_shapes(op: str, shapes: Sequence[Shape]) -> Shape:
     for dims in itertools.zip_longest(*(reversed(s) for s in shapes), fillvalue=1):  # type: ignore[arg-type]
         known = {d for d in dims if d is not None and d != 1}
         if len(known) > 1:
-            raise ShapeError(f"{op}: shapes {' and '.join(str(s) for s in shapes)} cannot be broadcast together; "
-                             "make them equal or let one be a single number")
+            raise ShapeError(say(BROADCAST, op=op, shapes=_joined(shapes)))
         out.append(known.pop() if known else (None if None in dims else 1))
     return tuple(reversed(out))
+
+
+def _joined(shapes: Sequence[Shape]) -> str:
+    """``(2, 3) and (2,)`` (``a and b and c`` for three) in the current language."""
+    text = str(shapes[0])
+    for s in shapes[1:]:
+        text = _(AND).format(a=text, b=s)
+    return text
 
 
 def sum_to(g: Any, like: Any) -> np.ndarray:
@@ -147,9 +173,9 @@ def _matmul_shape(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Sh
     if a is None or b is None:
         return None
     if len(a) not in (1, 2) or len(b) not in (1, 2):
-        raise ShapeError(f"matmul needs vectors or matrices, got shapes {a} and {b}")
+        raise ShapeError(say(MATMUL_RANK, a=a, b=b))
     if a[-1] is not None and b[0] is not None and a[-1] != b[0]:
-        raise ShapeError(f"matmul: shapes {a} and {b} do not fit: inner sizes {a[-1]} and {b[0]} must be equal")
+        raise ShapeError(say(MATMUL_INNER, a=a, b=b, m=a[-1], n=b[0]))
     return tuple(a[:-1]) + tuple(b[1:])
 
 
@@ -210,7 +236,7 @@ NUMPY = SimpleNamespace()
 def register(op: Op) -> Op:
     """Add ``op`` to the table (replacing one of the same name); both engines and ``expr`` see it at once."""
     if not op.name.isidentifier():
-        raise ValueError(f"an op name must be a Python identifier, got {op.name!r}")
+        raise ValueError(say(NOT_IDENTIFIER, name=op.name))
     OPS[op.name] = op
     setattr(NUMPY, op.name, op.forward)
     return op
@@ -225,9 +251,11 @@ def functions(arity: int | None = None) -> list[str]:
     return [o.name for o in OPS.values() if o.role == "function" and (arity is None or o.arity == arity)]
 
 
-def as_array(value: Any, what: str) -> np.ndarray:
+def as_array(value: Any, what: str, **names: Any) -> np.ndarray:
     """``value`` as a float64 array, or a TypeError saying what ``what`` needed: ``None``, text and objects are
-    never numbers (numpy would turn ``None`` into nan without a word).
+    never numbers (numpy would turn ``None`` into nan without a word). ``what`` is shown as it is (``"constant"``,
+    code), or is an :class:`~course_lib.i18n.Lazy` message, translated and its ``{placeholders}`` filled with
+    ``names`` only when the value is refused (this runs for every tensor).
 
     >>> as_array([1, 2], "a feed")
     array([1., 2.])
@@ -245,13 +273,13 @@ def as_array(value: Any, what: str) -> np.ndarray:
         except (TypeError, ValueError):  # ragged lists
             kind = "O"
     if kind not in "biuf":
-        raise TypeError(f"{what} needs a number or an array of numbers, got {_describe(value)}")
+        raise TypeError(say(NOT_NUMBERS, what=str(what).format(**names) if names else str(what), got=_describe(value)))
     return np.asarray(value, dtype=np.float64)
 
 
 def _describe(value: Any) -> str:
     text = repr(value)
-    return text if len(text) <= 60 else f"a {type(value).__name__}"
+    return text if len(text) <= 60 else _(A_KIND).format(kind=type(value).__name__)
 
 
 def _pow(a: Any, *, p: float) -> np.ndarray:
@@ -273,8 +301,7 @@ def _select_grad(o: Any, g: Any, p: Any) -> tuple[Any, Any, Any]:
 def _not_supported(name: str) -> GradRule:
     """The rule of a helper whose own derivative the course does not build (gradients of gradients through it)."""
     def rule(o: Any, g: Any, *inputs: Any, **attrs: Any) -> Sequence[Any]:
-        raise NotImplementedError(f"no gradient rule for op {name!r} (gradients of gradients are not supported "
-                                  "for it)")
+        raise NotImplementedError(say(NO_GRAD_RULE, name=name))
 
     return rule
 

@@ -28,7 +28,7 @@ from . import dynamic as dy
 from . import graph as ir
 from . import static as st
 from .graph import short_value
-from .i18n import N_
+from .i18n import N_, say
 from .i18n import gettext as _
 
 STYLES = ("define-then-run", "define-by-run")
@@ -82,6 +82,11 @@ _CREATE = {  # a define-by-run tensor's kind -> the event of its creation
 }
 _BACKWARD = N_("backward: d{output}/d{node} = {value}")
 
+# the errors (English ids, see course_lib.i18n)
+UNKNOWN_STYLE = N_("unknown style {style!r}; use one of {styles}")
+NO_VALUE_GIVEN = N_("no value given for {missing}: pass {example}")  # example: code, inputs={x, w...}
+STEP_OUTSIDE = N_("step {step} is outside 0..{last}")
+
 
 @dataclass(frozen=True)
 class NodeState:
@@ -124,7 +129,7 @@ class Trace:
         O(nodes · log events) per call: each node keeps the steps of its own events, found by bisection.
         """
         if not 0 <= step <= len(self.events):
-            raise IndexError(f"step {step} is outside 0..{len(self.events)}")
+            raise IndexError(say(STEP_OUTSIDE, step=step, last=len(self.events)))
         if self._index is None:
             self._index = self._build_index()
         first, runs, grads = self._index
@@ -267,11 +272,11 @@ def record(program: Callable[..., Any], style: str, inputs: dict[str, float], ba
     ``backward=True`` also differentiates the output with respect to every input.
     """
     if style not in STYLES:
-        raise ValueError(f"unknown style {style!r}; use one of {', '.join(STYLES)}")
+        raise ValueError(say(UNKNOWN_STYLE, style=style, styles=", ".join(STYLES)))
     names = input_names(program)
     missing = [n for n in names if n not in inputs]
     if missing:
-        raise ValueError(f"no value given for {', '.join(missing)}: pass inputs={{{', '.join(names)}...}}")
+        raise ValueError(say(NO_VALUE_GIVEN, missing=", ".join(missing), example=f"inputs={{{', '.join(names)}...}}"))
     source, first, code = program_source(program)
     where = _LineFinder(code, first)
     if style == "define-by-run":

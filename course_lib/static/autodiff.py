@@ -22,9 +22,16 @@ from typing import Any
 
 from .. import graph as ir
 from .. import ops as _ops
+from ..i18n import N_, say
 from .build import Graph, Tensor, apply, as_tensor, cond, constant
 
 __all__ = ["SYMBOLIC", "gradients"]
+
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+NO_SUCH_OP = N_("no op {name!r} in course_lib.ops.OPS")
+NO_OUTPUT = N_("gradients() needs at least one output y")
+NOT_TENSORS = N_("gradients(ys, xs): {what} must be tensors of the graph (or lists of them); got {kind} {value}")
+NO_GRAD_RULE = N_("no gradient rule for op {name!r}: it is not in course_lib.ops.OPS")
 
 
 class _Symbolic:
@@ -37,7 +44,7 @@ class _Symbolic:
 
     def __getattr__(self, name: str) -> Any:
         if name not in _ops.OPS:
-            raise AttributeError(f"no op {name!r} in course_lib.ops.OPS")
+            raise AttributeError(say(NO_SUCH_OP, name=name))
         return lambda *args, **attrs: apply(name, *args, **attrs)
 
 
@@ -54,12 +61,11 @@ def gradients(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
     ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
     xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
     if not ys:
-        raise ValueError("gradients() needs at least one output y")
+        raise ValueError(say(NO_OUTPUT))
     for what, ts in (("ys", ys), ("xs", xs)):
         bad = [t for t in ts if not isinstance(t, Tensor)]
         if bad:
-            raise TypeError(f"gradients(ys, xs): {what} must be tensors of the graph (or lists of them); got "
-                            f"{type(bad[0]).__name__} {bad[0]!r:.40}")
+            raise TypeError(say(NOT_TENSORS, what=what, kind=type(bad[0]).__name__, value=f"{bad[0]!r:.40}"))
     graph = ys[0].graph
     for t in ys + xs:
         as_tensor(t, graph)
@@ -114,7 +120,7 @@ def _local_grads(graph: Graph, n: ir.Node, g: Tensor) -> list[tuple[ir.Node, Ten
     """The op's rule from the table, called with symbols: it returns new nodes, one per input (or None)."""
     op = _ops.OPS.get(n.op)
     if op is None:
-        raise NotImplementedError(f"no gradient rule for op {n.op!r}: it is not in course_lib.ops.OPS")
+        raise NotImplementedError(say(NO_GRAD_RULE, name=n.op))
     if op.grad is None:
         return [(i, None) for i in n.inputs]
     T = lambda node: Tensor(node, graph)  # a symbol for an existing node

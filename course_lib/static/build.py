@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import graph as ir
 from .. import ops as _ops
+from ..i18n import N_, say
 from .shapes import infer
 
 __all__ = [
@@ -58,6 +59,37 @@ class SymbolicBoolError(TypeError):
     """A symbolic tensor used where Python needs True/False now (``if``, ``while``, ``and``...)."""
 
 
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+FINALIZED = N_("Graph is finalized and cannot be modified: tried to add {name!r}. finalize() made the graph immutable "
+               "(TensorFlow does this when a MonitoredSession starts); build every node before finalizing, or build "
+               "a new Graph")
+NEEDS_TRUE_OR_FALSE = N_(
+    "Python needs True or False *now*, but '{name}' is a symbolic tensor: it has no value until a Session runs the "
+    "graph. A Python `if`/`while`/`and`/`or` on it cannot be put into the graph. Put both branches in the graph with "
+    "st.cond(pred, true_fn, false_fn) instead (TensorFlow: tf.cond; in TF2, tf.function's AutoGraph rewrites such an "
+    "`if` into tf.cond for you). In define-by-run (course_lib.dynamic) the value exists, so a plain `if` just works.")
+NO_VALUE_YET = N_("'{name}' has no value yet: run it with Session(graph).run({name!r}, feed_dict=...) to get a number")
+NO_ARRAY_YET = N_("'{name}' is symbolic and cannot become a numpy array before Session.run")
+NOT_ITERABLE = N_("cannot iterate over the symbolic tensor '{name}': its length is only known at run time")
+OTHER_GRAPH = N_("tensor '{name}' belongs to another graph; build all tensors of a computation inside the same "
+                 "`with graph.as_default():` block")
+MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-by-run tensor (course_lib.dynamic), and this is a "
+                  "define-then-run graph (course_lib.static), whose values only exist when a Session runs it. Run a "
+                  "program entirely with one of them: program(st, ...) or program(dy, ...)")
+NAME_NOT_TEXT = N_("a {what}'s name must be non-empty text, like {what}('x'); got {name!r}")
+SHAPE_IS_A_NUMBER = N_("placeholder {name!r}: shape=({size},) for a vector of {size} numbers (a shape is a tuple of "
+                       "sizes), or shape=() for one number")
+SHAPE_NOT_SIZES = N_("placeholder {name!r}: shape must be a tuple of sizes such as (3,) or (None, 3) (None = any size), "
+                     "() for one number or None for any shape; got {shape!r}")
+BRANCH_RETURNED_NONE = {  # the side of a cond -> its message
+    True: N_("cond: the true branch returned None; each branch must return a tensor or a number (is a `return` "
+             "missing in it?)"),
+    False: N_("cond: the false branch returned None; each branch must return a tensor or a number (is a `return` "
+              "missing in it?)"),
+}
+UNKNOWN_OP, POW_NEEDS_NUMBER, TENSOR_EXPONENT = _ops.UNKNOWN_OP, _ops.POW_NEEDS_NUMBER, _ops.TENSOR_EXPONENT
+
+
 # ---------------------------------------------------------------------- the graph
 class Graph(ir.Graph):
     """A graph you build first and run later (``tf.Graph``). It *is* the course IR, plus building rules."""
@@ -73,10 +105,7 @@ class Graph(ir.Graph):
 
     def add(self, op: str, inputs: Sequence[ir.Node] = (), name: str | None = None, **kw: Any) -> ir.Node:
         if self.finalized:
-            raise GraphFinalizedError(
-                f"Graph is finalized and cannot be modified: tried to add {name or op!r}. finalize() made the "
-                "graph immutable (TensorFlow does this when a MonitoredSession starts); build every node before "
-                "finalizing, or build a new Graph")
+            raise GraphFinalizedError(say(FINALIZED, name=name or op))
         scope = "/".join(self._scopes)
         kw.setdefault("scope", scope)
         if self._in_gradients and kw.get("kind", "op") == "op":
@@ -178,23 +207,16 @@ class Tensor:
         return f"<static Tensor '{self.name}' op={self.op} shape={shape} — no value until Session.run>"
 
     def __bool__(self) -> bool:
-        raise SymbolicBoolError(
-            f"Python needs True or False *now*, but '{self.name}' is a symbolic tensor: it has no value until a "
-            "Session runs the graph. A Python `if`/`while`/`and`/`or` on it cannot be put into the graph. "
-            "Put both branches in the graph with st.cond(pred, true_fn, false_fn) instead (TensorFlow: tf.cond; "
-            "in TF2, tf.function's AutoGraph rewrites such an `if` into tf.cond for you). "
-            "In define-by-run (course_lib.dynamic) the value exists, so a plain `if` just works.")
+        raise SymbolicBoolError(say(NEEDS_TRUE_OR_FALSE, name=self.name))
 
     def __float__(self) -> float:
-        raise SymbolicBoolError(f"'{self.name}' has no value yet: run it with Session(graph).run({self.name!r}, "
-                                "feed_dict=...) to get a number")
+        raise SymbolicBoolError(say(NO_VALUE_YET, name=self.name))
 
     def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
-        raise SymbolicBoolError(f"'{self.name}' is symbolic and cannot become a numpy array before Session.run")
+        raise SymbolicBoolError(say(NO_ARRAY_YET, name=self.name))
 
     def __iter__(self) -> Iterator[Any]:
-        raise SymbolicBoolError(f"cannot iterate over the symbolic tensor '{self.name}': its length is only known "
-                                "at run time")
+        raise SymbolicBoolError(say(NOT_ITERABLE, name=self.name))
 
     __hash__ = object.__hash__
 
@@ -233,12 +255,11 @@ class Tensor:
 
     def __pow__(self, p: Any) -> Tensor:
         if isinstance(p, Tensor) or not np.isscalar(p):
-            raise TypeError("x ** p needs a plain number p (an exponent that is a tensor is not supported: "
-                            "write exp(p * log(x)) instead)")
+            raise TypeError(say(POW_NEEDS_NUMBER))
         return apply("pow", self, p=float(p))
 
     def __rpow__(self, o: Any) -> Tensor:
-        raise TypeError("c ** x with a tensor exponent is not supported: write exp(x * log(c)) instead")
+        raise TypeError(say(TENSOR_EXPONENT))
 
     def __gt__(self, o: Any) -> Tensor:
         return apply("greater", self, o)
@@ -258,13 +279,10 @@ def as_tensor(x: Any, graph: Graph) -> Tensor:
     """``x`` as a tensor of ``graph``: a tensor of it as it is, a number or array as a new constant."""
     if isinstance(x, Tensor):
         if x.graph is not graph:
-            raise ValueError(f"tensor '{x.name}' belongs to another graph; build all tensors of a computation "
-                             "inside the same `with graph.as_default():` block")
+            raise ValueError(say(OTHER_GRAPH, name=x.name))
         return x
     if type(x).__module__.startswith("course_lib.dynamic"):
-        raise TypeError(f"cannot mix the two styles: {x!r} is a define-by-run tensor (course_lib.dynamic), and this "
-                        "is a define-then-run graph (course_lib.static), whose values only exist when a Session runs "
-                        "it. Run a program entirely with one of them: program(st, ...) or program(dy, ...)")
+        raise TypeError(say(MIXED_STYLES, value=x))
     return constant(x, graph=graph)
 
 
@@ -280,7 +298,7 @@ def apply(op: str, *args: Any, name: str | None = None, **attrs: Any) -> Tensor:
     ('mul', (2,))
     """
     if op not in _ops.OPS:
-        raise ValueError(f"unknown op {op!r}; the ops are {', '.join(_ops.OPS)}")
+        raise ValueError(say(UNKNOWN_OP, name=op, ops=", ".join(_ops.OPS)))
     graph = next((a.graph for a in args if isinstance(a, Tensor)), None) or get_default_graph()
     ts = [as_tensor(a, graph) for a in args]
     node_attrs = dict(attrs)
@@ -301,7 +319,7 @@ def placeholder(name: str = "placeholder", shape: tuple[int | None, ...] | None 
 
 def _name(name: Any, what: str) -> str:
     if not isinstance(name, str) or not name:
-        raise TypeError(f"a {what}'s name must be non-empty text, like {what}('x'); got {name!r}")
+        raise TypeError(say(NAME_NOT_TEXT, what=what, name=name))
     return name
 
 
@@ -310,13 +328,11 @@ def _shape(shape: Any, name: Any) -> tuple[int | None, ...] | None:
     if shape is None:
         return None
     if isinstance(shape, int) and not isinstance(shape, bool):
-        raise TypeError(f"placeholder {name!r}: shape=({shape},) for a vector of {shape} numbers (a shape is a tuple "
-                        f"of sizes), or shape=() for one number")
+        raise TypeError(say(SHAPE_IS_A_NUMBER, name=name, size=shape))
     if isinstance(shape, (tuple, list)) and all(
             d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0) for d in shape):
         return tuple(None if d is None else int(d) for d in shape)
-    raise TypeError(f"placeholder {name!r}: shape must be a tuple of sizes such as (3,) or (None, 3) (None = any "
-                    f"size), () for one number or None for any shape; got {shape!r}")
+    raise TypeError(say(SHAPE_NOT_SIZES, name=name, shape=shape))
 
 
 def constant(value: Any, name: str | None = None, graph: Graph | None = None) -> Tensor:
@@ -347,8 +363,7 @@ def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], nam
         with g.branch(key, p.node, side, f"{base}/{'then' if side else 'else'}"):
             out = fn()
             if out is None:
-                raise TypeError(f"cond: the {'true' if side else 'false'} branch returned None; each branch must "
-                                "return a tensor or a number (is a `return` missing in it?)")
+                raise TypeError(say(BRANCH_RETURNED_NONE[side]))
             outs.append(as_tensor(out, g))
     shape = outs[0].shape if outs[0].shape == outs[1].shape else None
     return Tensor(g.add("cond", [p.node, outs[0].node, outs[1].node], name=base,

@@ -23,11 +23,24 @@ import numpy as np
 
 from .. import graph as ir
 from .. import ops as _ops
+from ..i18n import N_, say
+from ..i18n import gettext as _
 from .build import Graph, MissingFeedError, ShapeError
 
 __all__ = ["Plan", "compile_plan"]
 
 Step = Callable[[list[Any]], None]
+
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+UNKNOWN_OP_IN_NODE = N_("unknown op {op!r} in node '{name}'; the static engine knows {ops}")
+MISSING_FEED = N_("You must feed a value for placeholder '{name}': fetching {users} needs it. Pass {feed} to "
+                  "Session.run")  # feed: code, feed_dict={x: value}
+RUN_SHAPES = N_("running node '{name}' = {op}: input shapes {shapes} do not fit")
+# the comments of a plan's source (Plan.source), in the language of the moment the plan was compiled
+SPECIALIZED = N_("specialized: shape inference proved every value a single number -> float math")
+CONSTANT = N_("constant")
+FOLDED = N_("folded: {op} of constants")
+BRANCH_TAKEN = N_("{name}: only the branch taken runs")
 
 
 @dataclass(frozen=True)
@@ -140,13 +153,11 @@ def _branch_conds(graph: Graph) -> dict[tuple[int, int, bool], list[ir.Node]]:
 def _validate(graph: Graph, order: list[ir.Node], fetches: Sequence[ir.Node], fed_ids: set[int]) -> None:
     for n in order:
         if n.kind == "op" and n.op != "cond" and n.op not in _ops.OPS:
-            raise ValueError(f"unknown op {n.op!r} in node '{n.name}'; the static engine knows "
-                             f"{', '.join(_ops.OPS)}")
+            raise ValueError(say(UNKNOWN_OP_IN_NODE, op=n.op, name=n.name, ops=", ".join(_ops.OPS)))
         if n.kind == "input" and n.id not in fed_ids:
             users = [f.name for f in fetches if n in graph.ancestors([f])] or [f.name for f in fetches]
-            raise MissingFeedError(
-                f"You must feed a value for placeholder '{n.name}': fetching {', '.join(repr(u) for u in users)} "
-                f"needs it. Pass feed_dict={{{n.name}: value}} to Session.run")
+            raise MissingFeedError(say(MISSING_FEED, name=n.name, users=", ".join(repr(u) for u in users),
+                                       feed=f"feed_dict={{{n.name}: value}}"))
 
 
 # ---------------------------------------------------------------------- 3. fold constants, merge duplicates
@@ -224,11 +235,12 @@ def _header(kept: list[ir.Node], fed: Sequence[ir.Node], fetches: Sequence[ir.No
     """The plan source before its steps: signature, constants, folded values, variable reads."""
     lines = [f"def plan({', '.join(names[n.id] for n in fed)}):"]
     if scalar:
-        lines.append("    # specialized: shape inference proved every value a single number -> float math")
+        lines.append(f"    # {_(SPECIALIZED)}")
     used = {i.id for n in emitted for i in n.inputs} | {s.rep.get(f.id, f).id for f in fetches}
-    lines += [f"    {names[n.id]} = {_fmt(s.const[n.id])}  # constant" for n in kept
+    constant, folded = _(CONSTANT), _(FOLDED)
+    lines += [f"    {names[n.id]} = {_fmt(s.const[n.id])}  # {constant}" for n in kept
               if n.kind == "constant" and n.id in used and n.id not in fed_ids]
-    lines += [f"    {names[n.id]} = {_fmt(s.const[n.id])}  # folded: {n.op} of constants" for n in kept
+    lines += [f"    {names[n.id]} = {_fmt(s.const[n.id])}  # {folded.format(op=n.op)}" for n in kept
               if n.id in s.const and n.id not in fed_ids and n.kind != "constant"]
     lines += [f"    {names[n.id]} = read_variable({n.name!r})" for n in kept if n.kind == "variable"]
     return lines
@@ -264,7 +276,7 @@ def _emit_cond(n: ir.Node, here: list[ir.Node], reg: dict[int, int], names: dict
         inner = [m for m in here if m.attrs.get("branch", ())[: len(sub)] == sub]
         s, src = _emit(inner, reg, names, sub, depth + 1, scalar)
         blocks.append((s, reg[out.id], src))
-    lines = [f"{pad}if {names[pred.id]}:  # {n.name}: only the branch taken runs"]
+    lines = [f"{pad}if {names[pred.id]}:  # {_(BRANCH_TAKEN).format(name=n.name)}"]
     lines += blocks[0][2] + [f"{pad}    {names[n.id]} = {names[n.inputs[1].id]}", f"{pad}else:"]
     lines += blocks[1][2] + [f"{pad}    {names[n.id]} = {names[n.inputs[2].id]}"]
     return _cond_step(reg[pred.id], reg[n.id], blocks[0][:2], blocks[1][:2], scalar), lines
@@ -279,7 +291,7 @@ def _step(n: ir.Node, ins: list[int], out: int, scalar: bool) -> Step:
     f, name = op.forward, n.name
 
     def fail(shapes: list[Any]) -> ShapeError:
-        return ShapeError(f"running node '{name}' = {n.op}: input shapes {', '.join(map(str, shapes))} do not fit")
+        return ShapeError(say(RUN_SHAPES, name=name, op=n.op, shapes=", ".join(map(str, shapes))))
 
     if kw:
         def step(r: list[Any]) -> None:

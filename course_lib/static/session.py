@@ -14,11 +14,24 @@ import numpy as np
 
 from .. import graph as ir
 from .. import ops as _ops
+from ..i18n import N_, Lazy, say
 from . import shapes
 from .build import FetchError, Graph, ShapeError, Tensor, get_default_graph
 from .compile import Plan, compile_plan
 
 __all__ = ["Session"]
+
+# ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
+NOT_A_GRAPH = N_("Session(graph) runs a define-then-run graph (course_lib.static.Graph); got {kind} {graph}. Build one "
+                 "with g = st.Graph() and `with g.as_default(): ...`, then Session(g)")
+FETCH_OTHER_GRAPH = N_("fetch '{name}' belongs to another graph than this session's; create the Session with that "
+                       "graph: Session(graph)")
+NO_TENSOR_NAMED = N_("no tensor named {name!r} in this graph; names are e.g. {names}")
+CANNOT_FETCH = N_("cannot fetch a {kind} ({value!r}): fetch a tensor of the graph or its name")
+FEED_DICT_NOT_A_DICT = N_("feed_dict must be a dict {form}, like {example}; got a {kind}")  # form, example: code
+FED_VALUE = Lazy("the value fed to '{name}'")  # what needs numbers, in ops.NOT_NUMBERS
+FED_SHAPE = N_("'{name}' expects {expected} but was fed shape {shape}; feed a value of that shape, or declare "
+               "placeholder({name!r}, shape=None) to accept any")
 
 
 class Session:
@@ -29,9 +42,7 @@ class Session:
 
     def __init__(self, graph: Graph | None = None) -> None:
         if graph is not None and not isinstance(graph, ir.Graph):  # a plain IR graph read back from JSON runs too
-            raise TypeError(f"Session(graph) runs a define-then-run graph (course_lib.static.Graph); got "
-                            f"{type(graph).__name__} {graph!r:.40}. Build one with g = st.Graph() and "
-                            "`with g.as_default(): ...`, then Session(g)")
+            raise TypeError(say(NOT_A_GRAPH, kind=type(graph).__name__, graph=f"{graph!r:.40}"))
         self.graph = graph or get_default_graph()
         self.compile_count = 0
         self._plans: dict[tuple[Any, ...], Plan] = {}
@@ -64,8 +75,7 @@ class Session:
         """The node a fetch or feed key names: a tensor of this graph, one of its nodes, or a name."""
         if isinstance(f, Tensor):
             if f.graph is not self.graph:
-                raise FetchError(f"fetch '{f.name}' belongs to another graph than this session's; create the "
-                                 "Session with that graph: Session(graph)")
+                raise FetchError(say(FETCH_OTHER_GRAPH, name=f.name))
             return f.node
         if isinstance(f, ir.Node) and f.id < len(self.graph.nodes) and self.graph.nodes[f.id] is f:
             return f
@@ -73,22 +83,20 @@ class Session:
             try:
                 return self.graph[f.split(":")[0]]
             except ir.GraphError:
-                raise FetchError(f"no tensor named {f!r} in this graph; names are e.g. "
-                                 f"{', '.join(repr(n.name) for n in self.graph.nodes[:4])}") from None
-        raise FetchError(f"cannot fetch a {type(f).__name__} ({f!r}): fetch a tensor of the graph or its name")
+                raise FetchError(say(NO_TENSOR_NAMED, name=f, names=", ".join(repr(n.name) for n in
+                                                                           self.graph.nodes[:4]))) from None
+        raise FetchError(say(CANNOT_FETCH, kind=type(f).__name__, value=f))
 
     def _feeds(self, feed_dict: Any) -> dict[ir.Node, np.ndarray]:
         if not isinstance(feed_dict, dict):
-            raise TypeError(f"feed_dict must be a dict {{placeholder: value}}, like feed_dict={{x: 3.0}}; got a "
-                            f"{type(feed_dict).__name__}")
+            raise TypeError(say(FEED_DICT_NOT_A_DICT, form="{placeholder: value}", example="feed_dict={x: 3.0}",
+                                kind=type(feed_dict).__name__))
         out: dict[ir.Node, np.ndarray] = {}
         for k, v in feed_dict.items():
             node = self._node(k)
-            value = _ops.as_array(v, f"the value fed to '{node.name}'")
+            value = _ops.as_array(v, FED_VALUE, name=node.name)
             want = node.attrs.get("shape")
             if not shapes.fits(want, value.shape):
-                raise ShapeError(f"'{node.name}' expects {shapes.describe(want)} but was fed shape {value.shape}; "
-                                 f"feed a value of that shape, or declare placeholder({node.name!r}, shape=None) "
-                                 "to accept any")
+                raise ShapeError(say(FED_SHAPE, name=node.name, expected=shapes.describe(want), shape=value.shape))
             out[node] = value
         return out

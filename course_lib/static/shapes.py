@@ -16,10 +16,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import ops as _ops
+from ..i18n import N_
+from ..i18n import gettext as _
 
 __all__ = ["describe", "fits", "infer"]
 
 Shape = tuple[int | None, ...] | None
+
+A_SINGLE_NUMBER = N_("a single number")
+SHAPE_ANY_SIZE = N_("shape {shape} (None = any size)")
 
 
 def infer(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
@@ -37,4 +42,4 @@ def fits(declared: Shape, actual: tuple[int, ...]) -> bool:
 
 def describe(declared: Shape) -> str:
     """How a message names a declared shape: 'a single number', 'shape (None, 3) (None = any size)'."""
-    return "a single number" if declared == () else f"shape {declared} (None = any size)"
+    return _(A_SINGLE_NUMBER) if declared == () else _(SHAPE_ANY_SIZE).format(shape=declared)
