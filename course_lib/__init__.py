@@ -16,10 +16,15 @@ from typing import Any
 
 from . import graph
 from .graph import CycleError, Graph, Node
-from .i18n import set_language  # the standard library only: cl.set_language("fr") in a notebook
+from .i18n import N_, say, set_language  # the standard library only: cl.set_language("fr") in a notebook
+from .i18n import gettext as _
 
 __all__ = ["CycleError", "Graph", "Node", "draw", "graph", "present", "set_language", "set_theme", "show", "to_graph"]
 __version__ = "0.1.0"
+
+
+CANNOT_CONVERT = N_("cannot convert a {kind} to a graph; pass a course graph, a static or dynamic tensor, a tf.Graph, "
+                    "a tf ConcreteFunction, a torch tensor with grad_fn or a torch.fx.GraphModule")
 
 
 def _framework_of(obj: Any) -> str | None:
@@ -59,10 +64,7 @@ def to_graph(obj: Any, **options: Any) -> Graph:
         from .adapters import torch as torch_adapter
 
         return torch_adapter.to_graph(obj, **options)
-    raise TypeError(
-        f"cannot convert a {type(obj).__module__}.{type(obj).__name__} to a graph; pass a course graph, a static "
-        "or dynamic tensor, a tf.Graph, a tf ConcreteFunction, a torch tensor with grad_fn or a torch.fx.GraphModule"
-    )
+    raise TypeError(say(CANNOT_CONVERT, kind=f"{type(obj).__module__}.{type(obj).__name__}"))
 
 
 #: Options that belong to the conversion (adapters), not to the drawing.
@@ -92,12 +94,13 @@ def show(obj: Any, **options: Any):  # -> course_lib.render.Figure
     return render.Figure(to_graph(obj, **convert), **options)
 
 
-#: What to do in JupyterLab 4 for a projector (menu labels as JupyterLab shows them).
+#: What to do in JupyterLab 4 for a projector (menu labels as JupyterLab shows them; the French keeps them in
+#: English, as JupyterLab shows them without a language pack). Translated when :func:`present` prints them.
 PRESENT_STEPS = (
-    "View → Appearance → Presentation Mode: larger notebook text",
-    "View → Appearance → Simple Interface (Ctrl+Shift+D): one notebook, no tabs",
-    "View → Appearance → Show Left Sidebar (Ctrl+B): unticked, the file browser hides",
-    "Ctrl + / Ctrl − (Cmd on macOS): zoom until the back row can read; F11: full screen",
+    N_("View → Appearance → Presentation Mode: larger notebook text"),
+    N_("View → Appearance → Simple Interface (Ctrl+Shift+D): one notebook, no tabs"),
+    N_("View → Appearance → Show Left Sidebar (Ctrl+B): unticked, the file browser hides"),
+    N_("Ctrl + / Ctrl − (Cmd on macOS): zoom until the back row can read; F11: full screen"),
 )
 
 
@@ -113,6 +116,6 @@ def present() -> None:
     """Get ready for a projector in one call: the presenter theme for every graph and widget created after it
     (re-run the cells that make them), and the JupyterLab menu items that give the notebook the whole screen."""
     set_theme("presenter")
-    print("Presenter theme on: graphs and widgets created from now on use larger text and thicker lines.")
-    print("In JupyterLab:\n" + "\n".join(f"  • {step}" for step in PRESENT_STEPS))
-    print("Back to normal: cl.set_theme('classroom').")
+    print(_("Presenter theme on: graphs and widgets created from now on use larger text and thicker lines."))
+    print(_("In JupyterLab:") + "\n" + "\n".join(f"  • {_(step)}" for step in PRESENT_STEPS))
+    print(_("Back to normal: cl.set_theme('classroom')."))

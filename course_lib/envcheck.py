@@ -12,7 +12,12 @@ Two rules shape this module:
 * The output is deterministic, so nbval (strict) can compare the start page's committed output: no timings,
   no paths, Python shown as ``major.minor``. The one row that legitimately differs between machines (the
   optional ``dot`` program) has a fixed status and advice; only its "found" text varies and the nbval
-  sanitize file normalizes it.
+  sanitize file normalizes it (in English and in French).
+
+It speaks the course's language (:mod:`course_lib.i18n`): a row's texts are made in the language of the moment
+when :func:`check` runs (each a :class:`~course_lib.i18n.Said`, so a test can ask which message it is); the
+component names and statuses stay English keys (``rows["PyTorch"]``, ``row.status == "PROBLEM"``) and are
+translated when the table is shown. The child processes get the language too (``COURSE_LANG``).
 
 >>> from course_lib import envcheck
 >>> rows = envcheck.check(import_frameworks=False)
@@ -33,6 +38,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .i18n import N_, get_language, ngettext, number, say
+from .i18n import gettext as _
+
 #: Pins of the course (requirements.txt and environment.yml carry the same ones; a test keeps them together).
 PYTHON = (3, 11)
 TENSORFLOW = "2.21.0"
@@ -43,10 +51,38 @@ IPYWIDGETS = "8.1"
 JUPYTERLAB = "4.6"
 
 #: What to do when a package is missing or has the wrong version: the course's two install paths.
-FIX_INSTALL = (
+FIX_INSTALL = N_(
     "Close JupyterLab and run ./course start in the course folder (it installs what is missing); "
     "conda users: conda env update -f environment.yml"
 )
+# The texts of the rows (English message ids; a row holds them said in the language of the moment).
+NOT_INSTALLED = N_("not installed")
+WRONG_VERSION = N_("Wrong {dist} version. {fix}")
+WRONG_PYTHON = N_("This kernel runs another Python. Install Python 3.11 and start the course with ./course start "
+                  "(its .venv uses 3.11), or pick the course's kernel in Kernel > Change Kernel")
+IMPORT_FAILS = N_("{found}, but import {module} fails: {error}")
+BROKEN_PACKAGE = N_("The package is installed but broken. Reinstall it: rm -rf .venv, then ./course start. {fix}")
+IMPORT_TIMEOUT = N_("import took longer than {seconds} s")
+NO_ERROR_MESSAGE = N_("no error message")
+PYGRAPHVIZ_REQUIRED = N_("{version} (lays out SVG in-process)")
+LAYOUT_FAILS = N_("{found}, but layout fails: {error}")
+LAYOUT_FALLBACK = N_("Graphs will fall back to the dot program (row below) or to DOT text. {fix}")
+LAYS_OUT_SVG = N_("{found}, lays out SVG")
+OPTIONAL = N_("optional")
+DOT_ADVICE = N_("Optional: pygraphviz lays graphs out in-process; dot is only the fallback renderer "
+                "(apt-get install graphviz, brew install graphviz or conda install graphviz)")
+WIDGETS_FOUND = N_("{widgets} + jupyterlab_widgets {lab}")
+WRONG_WIDGETS = N_("Wrong widget versions. {fix}")
+EXTENSION_MISSING = N_("{found}, front-end extension missing")
+WIDGETS_AS_TEXT = N_("Widgets would show as text. Reinstall jupyterlab_widgets in the environment JupyterLab runs "
+                     "from. {fix}")
+#: The components whose names are words (the others are product names): a row's ``component`` stays this English
+#: key, translated when the table is shown.
+GRAPHVIZ_PACKAGE = N_("graphviz (Python package)")
+PYGRAPHVIZ_LAYOUT = N_("pygraphviz SVG layout")
+DOT_PROGRAM = N_("dot program (Graphviz)")
+#: A row's status (its key) as the table shows it.
+STATUS_WORDS = {"OK": N_("OK"), "PROBLEM": N_("PROBLEM"), "optional": N_("optional")}
 
 #: Framework imports and the layout run in child processes; a cold first import of TensorFlow can take ~10 s.
 IMPORT_TIMEOUT_S = 180
@@ -111,12 +147,18 @@ def _release(version: str) -> str:
 def _last_line(text: str) -> str:
     """The last non-empty line of an error output (where Python puts the exception), shortened."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return (lines[-1] if lines else "no error message")[:200]
+    return (lines[-1] if lines else _(NO_ERROR_MESSAGE))[:200]
+
+
+def _child_env() -> dict[str, str]:
+    """The environment of a child interpreter: quiet TensorFlow, no warnings, and the course's language now (a
+    child that says something says it in the language the notebook set, not the one the kernel started with)."""
+    return dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONWARNINGS="ignore", COURSE_LANG=get_language())
 
 
 def _start_imports(modules: list[str]) -> dict[str, subprocess.Popen]:
     """Start one child interpreter per framework, all at once (they overlap on a multi-core machine)."""
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONWARNINGS="ignore")
+    env = _child_env()
     procs = {}
     for module in modules:
         procs[module] = subprocess.Popen(
@@ -136,7 +178,7 @@ def _import_error(proc: subprocess.Popen) -> str | None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        return f"import took longer than {IMPORT_TIMEOUT_S} s"
+        return say(IMPORT_TIMEOUT, seconds=number(IMPORT_TIMEOUT_S))
     return None if proc.returncode == 0 else _last_line(err)
 
 
@@ -144,14 +186,7 @@ def _check_python() -> Row:
     major, minor = sys.version_info[:2]
     found = f"{major}.{minor}"  # no patch level: 3.11.7 and 3.11.9 are equally fine and nbval compares this text
     ok = (major, minor) == PYTHON
-    todo = (
-        ""
-        if ok
-        else (
-            "This kernel runs another Python. Install Python 3.11 and start the course with ./course start "
-            "(its .venv uses 3.11), or pick the course's kernel in Kernel > Change Kernel"
-        )
-    )
+    todo = "" if ok else say(WRONG_PYTHON)
     return Row("Python", "3.11", found, ok, todo)
 
 
@@ -163,21 +198,16 @@ def _check_framework(
         if proc is not None:
             proc.kill()
             proc.communicate()
-        return Row(component, pin, "not installed", False, FIX_INSTALL)
+        return Row(component, pin, say(NOT_INSTALLED), False, say(FIX_INSTALL))
     if _release(found) != pin:
         if proc is not None:
             proc.kill()
             proc.communicate()
-        return Row(component, pin, found, False, f"Wrong {dist} version. {FIX_INSTALL}")
+        return Row(component, pin, found, False, say(WRONG_VERSION, dist=dist, fix=_(FIX_INSTALL)))
     error = _import_error(proc) if proc is not None else None
     if error is not None:
-        return Row(
-            component,
-            pin,
-            f"{found}, but import {module} fails: {error}",
-            False,
-            f"The package is installed but broken. Reinstall it: rm -rf .venv, then ./course start. {FIX_INSTALL}",
-        )
+        return Row(component, pin, say(IMPORT_FAILS, found=found, module=module, error=error), False,
+                   say(BROKEN_PACKAGE, fix=_(FIX_INSTALL)))
     return Row(component, pin, found, True)
 
 
@@ -185,9 +215,9 @@ def _check_package(component: str, dist: str, required: str, accept: str) -> Row
     """A plain package: ``accept`` is the release prefix that is fine ('2' accepts numpy 2.x, '0.21' 0.21.*)."""
     found = _version(dist)
     if found is None:
-        return Row(component, required, "not installed", False, FIX_INSTALL)
+        return Row(component, required, say(NOT_INSTALLED), False, say(FIX_INSTALL))
     if not (found == accept or found.startswith(accept + ".")):
-        return Row(component, required, found, False, f"Wrong {dist} version. {FIX_INSTALL}")
+        return Row(component, required, found, False, say(WRONG_VERSION, dist=dist, fix=_(FIX_INSTALL)))
     return Row(component, required, found, True)
 
 
@@ -198,32 +228,35 @@ def _check_pygraphviz(proc: subprocess.Popen | None) -> Row:
     on some systems ("unknown element reset-dirs") straight to file descriptor 2, which a Jupyter kernel turns
     into notebook output that would differ from machine to machine.
     """
-    required = f"{PYGRAPHVIZ} (lays out SVG in-process)"
+    required = say(PYGRAPHVIZ_REQUIRED, version=PYGRAPHVIZ)
     found = _version("pygraphviz")
     if found is None:
-        return Row("pygraphviz SVG layout", required, "not installed", False, FIX_INSTALL)
+        return Row(PYGRAPHVIZ_LAYOUT, required, say(NOT_INSTALLED), False, say(FIX_INSTALL))
     error = _import_error(proc) if proc is not None else None
     if error is not None:
-        return Row(
-            "pygraphviz SVG layout",
-            required,
-            f"{found}, but layout fails: {error}",
-            False,
-            "Graphs will fall back to the dot program (row below) or to DOT text. " + FIX_INSTALL,
-        )
-    return Row("pygraphviz SVG layout", required, f"{found}, lays out SVG" if proc else found, True)
+        return Row(PYGRAPHVIZ_LAYOUT, required, say(LAYOUT_FAILS, found=found, error=error), False,
+                   say(LAYOUT_FALLBACK, fix=_(FIX_INSTALL)))
+    return Row(PYGRAPHVIZ_LAYOUT, required, say(LAYS_OUT_SVG, found=found) if proc else found, True)
 
 
-#: The only texts the ``dot`` row can show as "found" (the nbval sanitize file matches exactly these): a version
-#: is shown only when it is plain numbers ("2.43.0", "12.2.1"), whatever else ``dot -V`` prints.
+#: The only texts the ``dot`` row can show as "found" (the nbval sanitize file matches exactly these, in English and
+#: in French): a version is shown only when it is plain numbers ("2.43.0", "12.2.1"), whatever else ``dot -V`` prints.
 DOT_FOUND = {
-    "missing": "not on PATH",
-    "version": "dot {version} on PATH",
-    "unknown": "dot on PATH, version unknown",
-    "fails": "dot on PATH, but dot -V fails",
+    "missing": N_("not on PATH"),
+    "version": N_("dot {version} on PATH"),
+    "unknown": N_("dot on PATH, version unknown"),
+    "fails": N_("dot on PATH, but dot -V fails"),
 }
-#: The widest "found" text of the dot row ("dot 999.999.999 on PATH" at most): the report's columns are this wide
-#: whether or not dot is installed, so the rest of the table does not move.
+
+
+def dot_found_width() -> int:
+    """The widest "found" text of the dot row in the language of the moment ("dot 999.999.999 on PATH" at most):
+    the report's columns are this wide whether or not dot is installed, so the rest of the table does not move."""
+    texts = [_(text) for text in DOT_FOUND.values()]
+    return max(len(_(DOT_FOUND["version"]).format(version="999.999.999")), *map(len, texts))
+
+
+#: :func:`dot_found_width` in English.
 DOT_FOUND_WIDTH = max(len(DOT_FOUND["version"].format(version="999.999.999")), *map(len, DOT_FOUND.values()))
 _DOT_VERSION = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){1,2})(?![\w.])")
 
@@ -239,16 +272,16 @@ def dot_found(output: str | None, returncode: int = 0) -> str:
     'dot on PATH, but dot -V fails'
     """
     if output is None:
-        return DOT_FOUND["missing"]
+        return say(DOT_FOUND["missing"])
     if returncode != 0:
-        return DOT_FOUND["fails"]
+        return say(DOT_FOUND["fails"])
     text = str(output)
     # prefer the number after the word "version" (Graphviz's own wording), else the first plain version number
     after = re.search(r"version\s+(\S+)", text, re.IGNORECASE)
     for candidate in ([after.group(1)] if after else []) + [m.group(1) for m in _DOT_VERSION.finditer(text)]:
         if re.fullmatch(_DOT_VERSION.pattern, candidate):
-            return DOT_FOUND["version"].format(version=candidate)
-    return DOT_FOUND["unknown"]
+            return say(DOT_FOUND["version"], version=candidate)
+    return say(DOT_FOUND["unknown"])
 
 
 def _dot_version(dot: str) -> str:
@@ -256,7 +289,7 @@ def _dot_version(dot: str) -> str:
     try:
         out = subprocess.run([dot, "-V"], check=False, capture_output=True, timeout=20)
     except (OSError, subprocess.SubprocessError, ValueError):
-        return DOT_FOUND["fails"]
+        return say(DOT_FOUND["fails"])
     text = (out.stderr or b"").decode("utf-8", "replace") + (out.stdout or b"").decode("utf-8", "replace")
     return dot_found(text, out.returncode)
 
@@ -265,36 +298,22 @@ def _check_dot() -> Row:
     """The optional ``dot`` program. Its "found" text is the only machine-dependent text of the report."""
     dot = shutil.which("dot")
     found = _dot_version(dot) if dot else dot_found(None)
-    return Row(
-        "dot program (Graphviz)",
-        "optional",
-        found,
-        True,
-        "Optional: pygraphviz lays graphs out in-process; dot is only the fallback renderer "
-        "(apt-get install graphviz, brew install graphviz or conda install graphviz)",
-        optional=True,
-    )
+    return Row(DOT_PROGRAM, say(OPTIONAL), found, True, say(DOT_ADVICE), optional=True)
 
 
 def _check_widgets() -> Row:
     """ipywidgets in the kernel + the JupyterLab front-end extension that draws them."""
     required = f"{IPYWIDGETS} + jupyterlab_widgets 3"
     widgets, lab = _version("ipywidgets"), _version("jupyterlab_widgets")
-    found = f"{widgets or 'not installed'} + jupyterlab_widgets {lab or 'not installed'}"
+    found = say(WIDGETS_FOUND, widgets=widgets or _(NOT_INSTALLED), lab=lab or _(NOT_INSTALLED))
     if widgets is None or lab is None:
-        return Row("ipywidgets", required, found, False, FIX_INSTALL)
+        return Row("ipywidgets", required, found, False, say(FIX_INSTALL))
     if not widgets.startswith(IPYWIDGETS + ".") or not lab.startswith("3."):
-        return Row("ipywidgets", required, found, False, f"Wrong widget versions. {FIX_INSTALL}")
+        return Row("ipywidgets", required, found, False, say(WRONG_WIDGETS, fix=_(FIX_INSTALL)))
     extension = Path(sys.prefix, "share", "jupyter", "labextensions", "@jupyter-widgets", "jupyterlab-manager")
     if not (extension / "package.json").is_file():
-        return Row(
-            "ipywidgets",
-            required,
-            found + ", front-end extension missing",
-            False,
-            "Widgets would show as text. Reinstall jupyterlab_widgets in the environment JupyterLab runs from. "
-            + FIX_INSTALL,
-        )
+        return Row("ipywidgets", required, say(EXTENSION_MISSING, found=found), False,
+                   say(WIDGETS_AS_TEXT, fix=_(FIX_INSTALL)))
     return Row("ipywidgets", required, found, True)
 
 
@@ -320,7 +339,7 @@ def check(import_frameworks: bool = True) -> list[Row]:
         ),
         _check_framework("PyTorch", ("torch",), TORCH, "torch", procs.get("torch")),
         _check_package("NumPy", "numpy", "2.x", "2"),
-        _check_package("graphviz (Python package)", "graphviz", GRAPHVIZ_PY, GRAPHVIZ_PY),
+        _check_package(GRAPHVIZ_PACKAGE, "graphviz", GRAPHVIZ_PY, GRAPHVIZ_PY),
         _check_pygraphviz(procs.get("pygraphviz")),
         _check_dot(),
         _check_widgets(),
@@ -328,7 +347,8 @@ def check(import_frameworks: bool = True) -> list[Row]:
     ]
 
 
-_COLUMNS = ("component", "required", "found", "status", "what to do")
+#: The table's column names (translated when the table is shown).
+_COLUMNS = (N_("component"), N_("required"), N_("found"), N_("status"), N_("what to do"))
 
 
 @dataclass(frozen=True)
@@ -350,19 +370,21 @@ class Report:
     def summary(self) -> str:
         """One sentence: ready, or which components to fix."""
         if self.ok:
-            return f"All {len(self.rows)} checks passed: the course is ready to run."
-        names = ", ".join(row.component for row in self.problems)
+            return _("All {n} checks passed: the course is ready to run.").format(n=len(self.rows))
+        names = ", ".join(_(row.component) for row in self.problems)
         n = len(self.problems)
-        return f"{n} problem{'s' * (n != 1)} to fix: {names}. See 'what to do' in {'their rows' if n > 1 else 'its row'}."
+        return ngettext("{n} problem to fix: {names}. See 'what to do' in its row.",
+                        "{n} problems to fix: {names}. See 'what to do' in their rows.", n).format(n=n, names=names)
 
     def _cells(self, row: Row) -> tuple[str, ...]:
-        return (row.component, row.required, row.found, row.status, row.todo)
+        """A row as the table shows it: its component name and status in the language of the moment."""
+        return (_(row.component), row.required, row.found, _(STATUS_WORDS[row.status]), row.todo)
 
     def __repr__(self) -> str:
-        table = [_COLUMNS] + [self._cells(row) for row in self.rows]
+        table = [tuple(map(_, _COLUMNS))] + [self._cells(row) for row in self.rows]
         # "what to do" is long prose: it goes on its own indented line instead of widening the table.
         widths = [max(len(cells[i]) for cells in table) for i in range(4)]
-        widths[2] = max(widths[2], DOT_FOUND_WIDTH)  # the same columns with or without the optional dot program
+        widths[2] = max(widths[2], dot_found_width())  # the same columns with or without the optional dot program
         lines = [self.summary(), ""]
         for cells in table:
             lines.append("  ".join(cell.ljust(width) for cell, width in zip(cells[:4], widths)).rstrip())
@@ -373,7 +395,7 @@ class Report:
     def _repr_html_(self) -> str:
         # Status is shown by a word and a mark as well as a colour (colour-blind and projector safe).
         marks = {"OK": ("&#10004;", "#1a7f37"), "PROBLEM": ("&#10008;", "#b35806"), "optional": ("&#8226;", "#555")}
-        head = "".join(f"<th style='text-align:left'>{html.escape(c)}</th>" for c in _COLUMNS)
+        head = "".join(f"<th style='text-align:left'>{html.escape(_(c))}</th>" for c in _COLUMNS)
         body = []
         for row in self.rows:
             mark, colour = marks[row.status]

@@ -20,6 +20,7 @@ keras = pytest.importorskip("keras")
 import course_lib as cl
 from course_lib.adapters import counters
 from course_lib.adapters import tensorflow as tfa
+from course_lib.i18n import message_of
 
 BODY_ATTRS = ("then_branch", "else_branch", "cond", "body", "branches", "f")
 
@@ -281,12 +282,18 @@ def test_tracing_counter_counts_retraces() -> None:
 
 
 def test_tf_function_needs_a_signature_and_errors_teach() -> None:
-    with pytest.raises(TypeError, match="get_concrete_function"):
+    with pytest.raises(TypeError) as info:
         cl.to_graph(branchy)
+    assert message_of(info.value).msgid is tfa.PICK_A_TRACE
     assert len(tfa.to_graph(branchy, args=BRANCHY_SPEC)) == len(
         cl.to_graph(branchy.get_concrete_function(*BRANCHY_SPEC))
     )
-    with pytest.raises(TypeError, match="eager"):
+    with pytest.raises(TypeError) as info:
         cl.to_graph(tf.constant(1.0))
-    with pytest.raises(TypeError, match="tf.function"):
+    assert message_of(info.value).msgid is tfa.CANNOT_CONVERT and "EagerTensor" in message_of(info.value).values["kind"]
+    with pytest.raises(TypeError) as info:
         cl.to_graph(keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)]))
+    assert message_of(info.value).msgid is tfa.KERAS_NOT_A_GRAPH
+    with pytest.raises(ValueError) as info:
+        tfa.to_graph(branchy, args=BRANCHY_SPEC, outputs=["no_such_op"])
+    assert message_of(info.value).msgid is tfa.NOT_OUTPUTS and message_of(info.value).values == {"missing": ["no_such_op"]}

@@ -18,8 +18,9 @@ torch = pytest.importorskip("torch")
 nn = torch.nn
 
 import course_lib as cl
-from course_lib.adapters import FrameworkMissingError, counters, require
+from course_lib.adapters import FrameworkMissingError, counters, loader, require
 from course_lib.adapters import torch as ta
+from course_lib.i18n import message_of
 
 
 # ---------------------------------------------------------------------------------------------- models
@@ -70,8 +71,11 @@ def test_course_lib_and_adapters_package_import_no_framework() -> None:
 
 def test_missing_framework_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "torch", None)  # what `import torch` sees when torch is not installed
-    with pytest.raises(FrameworkMissingError, match=r"pip install torch"):
+    with pytest.raises(FrameworkMissingError) as info:
         require("torch")
+    said = message_of(info.value)
+    assert said.msgid is loader.MISSING and said.values["module"] == "torch"
+    assert said.values["hint"].startswith("pip install torch==")
 
 
 # ---------------------------------------------------------------------------------------------- autograd
@@ -194,14 +198,20 @@ def test_a_1801_node_residual_network_converts_and_groups_into_its_15_stages() -
 
 
 def test_errors_teach() -> None:
-    with pytest.raises(TypeError, match="code, not a graph yet"):
+    with pytest.raises(TypeError) as info:
         cl.to_graph(mlp())
-    with pytest.raises(ValueError, match="is a leaf"):
+    assert message_of(info.value).msgid is ta.MODULE_IS_CODE and message_of(info.value).values == {"type": "Sequential"}
+    with pytest.raises(ValueError) as info:
         cl.to_graph(torch.ones(2, requires_grad=True))
+    assert message_of(info.value).msgid is ta.LEAF
     with torch.no_grad():
         quiet = torch.ones(2, requires_grad=True) * 2
-    with pytest.raises(ValueError, match="no autograd history"):
+    with pytest.raises(ValueError) as info:
         cl.to_graph(quiet)
+    assert message_of(info.value).msgid is ta.NO_HISTORY
+    with pytest.raises(TypeError) as info:
+        ta.to_graph(torch.fx.symbolic_trace(mlp()), saved_tensors=True)
+    assert message_of(info.value).msgid is ta.FX_NAMES_ITS_NODES
 
 
 # ---------------------------------------------------------------------------------------------- torch.fx
@@ -310,10 +320,11 @@ def test_inductor_falls_back_to_aot_eager_when_the_cxx_compiler_is_hidden(
     def f(x: torch.Tensor) -> torch.Tensor:
         return torch.cos(x) * 3
 
-    with pytest.warns(RuntimeWarning, match="no C\\+\\+ compiler"):
+    with pytest.warns(RuntimeWarning) as seen:
         cap = ta.capture_compiled(f, torch.zeros(2), backend="inductor")
     assert (cap.requested, cap.used, cap.count) == ("inductor", "aot_eager", 1)
-    assert "no C++ compiler" in cap.fallback_reason
+    assert [message_of(w.message).msgid for w in seen if w.category is RuntimeWarning] == [ta.NO_COMPILER]
+    assert cap.fallback_reason.msgid is ta.NO_COMPILER and cap.fallback_reason.values == {"cxx": "no-such-cxx-compiler"}
     assert cap.output.tolist() == [3.0, 3.0]
 
 
@@ -354,9 +365,10 @@ def test_session_compile_count_of_our_static_engine() -> None:
 
 
 def test_counters_refuse_what_they_cannot_count() -> None:
-    with pytest.raises(TypeError, match="tf.function"):
-        counters.tf_trace_count(lambda: None)
-    with pytest.raises(TypeError, match="capture_compiled"):
-        counters.compiled_graph_count(object())
-    with pytest.raises(TypeError, match="nothing to count"):
-        counters.count(3)
+    for call, msgid, kind in [(lambda: counters.tf_trace_count(lambda: None), counters.NOT_A_TF_FUNCTION, "function"),
+                              (lambda: counters.compiled_graph_count(object()), counters.NOT_A_CAPTURE, "object"),
+                              (lambda: counters.session_compile_count(object()), counters.NOT_A_SESSION, "object"),
+                              (lambda: counters.count(3), counters.NOTHING_TO_COUNT, "int")]:
+        with pytest.raises(TypeError) as info:
+            call()
+        assert message_of(info.value).msgid is msgid and message_of(info.value).values == {"type": kind}

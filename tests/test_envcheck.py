@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from course_lib import envcheck
+from course_lib.i18n import set_language
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,6 +57,7 @@ def test_missing_torch_is_a_problem_that_says_how_to_install(monkeypatch: pytest
     report = envcheck.report(import_frameworks=False)
     torch_row = rows_by_component(list(report.rows))["PyTorch"]
     assert (torch_row.found, torch_row.ok, torch_row.status) == ("not installed", False, "PROBLEM")
+    assert torch_row.found.msgid is envcheck.NOT_INSTALLED and torch_row.todo.msgid is envcheck.FIX_INSTALL
     assert "./course start" in torch_row.todo and "environment.yml" in torch_row.todo
     assert not report.ok and report.summary().startswith("1 problem to fix: PyTorch. See 'what to do' in its row.")
     assert "PROBLEM" in repr(report) and "-> Close JupyterLab and run ./course start" in repr(report)
@@ -68,13 +70,14 @@ def test_missing_frameworks_are_not_imported_at_all(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(envcheck, "_start_imports", lambda modules: started.append(modules) or {})
     rows = rows_by_component(envcheck.check(import_frameworks=True))
     assert started == [["pygraphviz"]]
-    assert rows["TensorFlow"].found == rows["PyTorch"].found == "not installed"
+    assert rows["TensorFlow"].found.msgid is rows["PyTorch"].found.msgid is envcheck.NOT_INSTALLED
 
 
 def test_wrong_version_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
     pretend_version(monkeypatch, "tensorflow-cpu", "2.16.1")
     row = rows_by_component(envcheck.check(import_frameworks=False))["TensorFlow"]
     assert (row.found, row.ok) == ("2.16.1", False)
+    assert row.todo.msgid is envcheck.WRONG_VERSION and row.todo.values["dist"] == "tensorflow-cpu"
     assert row.todo.startswith("Wrong tensorflow-cpu version.")
 
 
@@ -100,27 +103,31 @@ def test_broken_import_is_reported_with_its_last_error_line(monkeypatch: pytest.
     monkeypatch.setattr(envcheck, "_start_imports", fake_start)
     rows = rows_by_component(envcheck.check(import_frameworks=True))
     assert rows["PyTorch"].found.endswith(", but import torch fails: ImportError: libfoo.so: cannot open")
-    assert not rows["PyTorch"].ok and "rm -rf .venv" in rows["PyTorch"].todo
-    assert not rows["pygraphviz SVG layout"].ok and "fall back" in rows["pygraphviz SVG layout"].todo
+    assert rows["PyTorch"].found.msgid is envcheck.IMPORT_FAILS
+    assert rows["PyTorch"].found.values["error"] == "ImportError: libfoo.so: cannot open"
+    assert not rows["PyTorch"].ok and rows["PyTorch"].todo.msgid is envcheck.BROKEN_PACKAGE
+    layout = rows["pygraphviz SVG layout"]
+    assert not layout.ok and layout.found.msgid is envcheck.LAYOUT_FAILS and layout.todo.msgid is envcheck.LAYOUT_FALLBACK
 
 
 def test_missing_widget_extension(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "prefix", str(tmp_path))  # a prefix without share/jupyter/labextensions
     row = rows_by_component(envcheck.check(import_frameworks=False))["ipywidgets"]
-    assert not row.ok and row.found.endswith("front-end extension missing")
+    assert not row.ok and row.found.msgid is envcheck.EXTENSION_MISSING and row.todo.msgid is envcheck.WIDGETS_AS_TEXT
 
 
 def test_wrong_python_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "version_info", (3, 12, 1, "final", 0))
     row = rows_by_component(envcheck.check(import_frameworks=False))["Python"]
     assert (row.found, row.ok) == ("3.12", False)
-    assert "Change Kernel" in row.todo
+    assert row.todo.msgid is envcheck.WRONG_PYTHON and "Change Kernel" in row.todo
 
 
 def test_dot_is_optional_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(envcheck.shutil, "which", lambda name: None)
     row = rows_by_component(envcheck.check(import_frameworks=False))["dot program (Graphviz)"]
     assert (row.found, row.ok, row.status) == ("not on PATH", True, "optional")
+    assert row.found.msgid is envcheck.DOT_FOUND["missing"] and row.todo.msgid is envcheck.DOT_ADVICE
 
 
 def test_output_is_deterministic() -> None:
@@ -172,7 +179,8 @@ def fake_dot(tmp_path: Path, script: str) -> str:
     ],
 )
 def test_any_dot_output_gives_one_of_the_known_texts(tmp_path: Path, script: str, found: str) -> None:
-    assert envcheck._dot_version(fake_dot(tmp_path, script)) == found
+    said = envcheck._dot_version(fake_dot(tmp_path, script))
+    assert said == found and said.msgid in envcheck.DOT_FOUND.values()
     assert found in {f.format(version=found.split()[1]) for f in envcheck.DOT_FOUND.values()}
 
 
@@ -211,3 +219,38 @@ def test_the_table_has_the_same_columns_with_or_without_dot(monkeypatch: pytest.
     variants = [lines(found) for found in texts]
     assert all(v == variants[0] for v in variants)
     assert max(len(line) for line in variants[0]) > envcheck.DOT_FOUND_WIDTH
+
+
+def test_the_table_has_the_same_columns_with_or_without_dot_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The French start page's table: its "found" column is as wide as the widest French dot text."""
+    set_language("fr")
+    monkeypatch.setattr(envcheck, "_check_widgets", lambda: envcheck.Row("ipywidgets", "8.1", "8.1.8", True))
+    texts = [envcheck.dot_found(out, rc) for out, rc in [(None, 0), ("version 999.999.999", 0), ("", 0), ("x", 1)]]
+    assert envcheck.dot_found_width() == max(map(len, texts)) > envcheck.DOT_FOUND_WIDTH  # the French is longer
+
+    def lines(found: str) -> list[str]:
+        monkeypatch.setattr(envcheck, "_check_dot", lambda: envcheck.Row(envcheck.DOT_PROGRAM, "facultatif", found,
+                                                                         True, "conseil", optional=True))
+        return [line for line in repr(envcheck.report(import_frameworks=False)).splitlines()
+                if not line.startswith("programme dot")]
+
+    variants = [lines(found) for found in texts]
+    assert all(v == variants[0] for v in variants) and variants[0][0].startswith("Les 9 vérifications ont réussi")
+
+
+def test_the_import_children_speak_the_language_of_the_notebook(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child interpreter gets the language set in the notebook (not the one the kernel started with): what it
+    says in its error ends up in the row, in that language."""
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    set_language("fr")
+    assert envcheck._child_env()["COURSE_LANG"] == "fr"
+    said_in_child = "from course_lib import render\nrender.set_theme('disco')\n"
+    monkeypatch.setitem(envcheck._IMPORT_PROGRAMS, "torch", said_in_child)
+    pretend_version(monkeypatch, "torch", envcheck.TORCH)
+    procs = envcheck._start_imports(["torch"])
+    row = envcheck._check_framework("PyTorch", ("torch",), envcheck.TORCH, "torch", procs["torch"])
+    assert not row.ok and row.found.msgid is envcheck.IMPORT_FAILS
+    assert row.found.values["error"] == "ValueError: thème inconnu 'disco'\u00a0; les thèmes sont\u00a0: classroom, presenter"
+    assert "mais import torch échoue" in row.found and "PROBLÈME" in repr(envcheck.Report((row,)))
+    set_language("en")
+    assert envcheck._child_env()["COURSE_LANG"] == "en"

@@ -15,6 +15,8 @@ import pytest
 
 from course_lib import render
 from course_lib.graph import Graph
+from course_lib.i18n import message_of
+from course_lib.render import layout, plan, theme
 
 # built the same way in this process and in fresh interpreters (different hash seeds): same DOT expected
 BUILDER = textwrap.dedent(
@@ -226,8 +228,29 @@ def test_legend_is_switchable_and_themes_change_the_look():
     big = render.to_svg(g, legend=False)
     assert 'font-size="20"' in big and 'font-size="14"' in small
     assert float(re.search(r'width="([\d.]+)pt"', big).group(1)) > float(re.search(r'width="([\d.]+)pt"', small).group(1))
-    with pytest.raises(ValueError, match="unknown theme"):
+    with pytest.raises(ValueError) as info:
         render.set_theme("disco")
+    said = message_of(info.value)
+    assert said.msgid is theme.UNKNOWN_THEME and said.values == {"theme": "disco", "themes": "classroom, presenter"}
+
+
+def test_wrong_arguments_say_which_message() -> None:
+    g = chain(2)
+    for call, error, msgid in [
+        (lambda: render.to_svg(g, collapse=1.5), TypeError, plan.BAD_COLLAPSE),
+        (lambda: render.to_svg(g, state=3), TypeError, plan.BAD_STATE),
+        (lambda: render.to_svg(g, values=[1]), TypeError, plan.BAD_MAPPING),
+        (lambda: render.Layout(3), TypeError, layout.NOT_A_GRAPH),
+        (lambda: render.Layout(g, rankdir="XX"), ValueError, layout.BAD_RANKDIR),
+        (lambda: render.Layout(g, max_nodes="a"), TypeError, layout.BAD_MAX_NODES),
+        (lambda: render.Layout(g, prefix="1 2"), ValueError, layout.BAD_PREFIX),
+    ]:
+        with pytest.raises(error) as info:
+            call()
+        assert message_of(info.value).msgid is msgid
+    with pytest.raises(TypeError) as info:
+        render.to_svg(g, grads=[2])
+    assert message_of(info.value).values == {"what": "grads", "value": "[2]"}
 
 
 # ---------------------------------------------------------------------------------------------------- stepping

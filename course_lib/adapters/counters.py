@@ -30,16 +30,23 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Delta", "compiled_graph_count", "count", "counting", "session_compile_count", "tf_trace_count"]
+from ..i18n import N_, say
+
+NOT_A_TF_FUNCTION = N_("{type} is not a tf.function: decorate it with @tf.function to make TensorFlow trace it")
+NOT_A_CAPTURE = N_("{type} does not count compiled graphs: use course_lib.adapters.torch.capture_compiled(fn, "
+                   "*inputs) or pass a CountingBackend() as torch.compile(..., backend=...)")
+NOT_A_SESSION = N_("{type} has no compile_count: pass a course_lib.static.Session")
+NOTHING_TO_COUNT = N_("nothing to count on a {type}: pass a tf.function, a course_lib.static.Session, or a capture "
+                      "from course_lib.adapters.torch.capture_compiled")
+
+__all__ = ["NOTHING_TO_COUNT", "NOT_A_CAPTURE", "NOT_A_SESSION", "NOT_A_TF_FUNCTION", "Delta", "compiled_graph_count", "count", "counting", "session_compile_count", "tf_trace_count"]
 
 
 def tf_trace_count(fn: Any) -> int:
     """How many graphs a ``tf.function`` has traced so far (``fn.experimental_get_tracing_count()``)."""
     reader = getattr(fn, "experimental_get_tracing_count", None)
     if reader is None:
-        raise TypeError(
-            f"{type(fn).__name__} is not a tf.function: decorate it with @tf.function to make TensorFlow trace it"
-        )
+        raise TypeError(say(NOT_A_TF_FUNCTION, type=type(fn).__name__))
     return int(reader())
 
 
@@ -47,17 +54,14 @@ def compiled_graph_count(capture: Any) -> int:
     """How many FX graphs ``torch.compile`` handed to a counting backend (a ``CompileCapture`` or
     ``CountingBackend`` from :mod:`course_lib.adapters.torch`): 1 per first call, +1 per graph break or recompile."""
     if not hasattr(capture, "count") or not hasattr(capture, "graphs"):
-        raise TypeError(
-            f"{type(capture).__name__} does not count compiled graphs: use course_lib.adapters.torch."
-            "capture_compiled(fn, *inputs) or pass a CountingBackend() as torch.compile(..., backend=...)"
-        )
+        raise TypeError(say(NOT_A_CAPTURE, type=type(capture).__name__))
     return int(capture.count)
 
 
 def session_compile_count(session: Any) -> int:
     """How many times our define-then-run ``Session`` compiled a plan (``Session.compile_count``)."""
     if not hasattr(session, "compile_count"):
-        raise TypeError(f"{type(session).__name__} has no compile_count: pass a course_lib.static.Session")
+        raise TypeError(say(NOT_A_SESSION, type=type(session).__name__))
     return int(session.compile_count)
 
 
@@ -69,10 +73,7 @@ def count(obj: Any) -> int:
         return session_compile_count(obj)
     if hasattr(obj, "graphs") and hasattr(obj, "count"):
         return compiled_graph_count(obj)
-    raise TypeError(
-        f"nothing to count on a {type(obj).__name__}: pass a tf.function, a course_lib.static.Session, "
-        "or a capture from course_lib.adapters.torch.capture_compiled"
-    )
+    raise TypeError(say(NOTHING_TO_COUNT, type=type(obj).__name__))
 
 
 @dataclass

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import gettext as _
 from .loader import load_tensorflow, load_torch, require
 from .quiet import captured
 
@@ -58,9 +59,9 @@ class Exported:
         return len(self.program.graph.nodes) if self.program is not None else 0
 
     def __repr__(self) -> str:
-        if self.ok:
-            return f"Exported(ok, {self.size} fx nodes)"
-        return f"Exported(failed: {self.error})"
+        if self.ok:  # the words of a repr a notebook prints, translated; the class name and the error stay as they are
+            return _("Exported(ok, {n} fx nodes)").format(n=self.size)  # an exported graph has 2 nodes or more
+        return _("Exported(failed: {error})").format(error=self.error)
 
 
 def _as_module(torch: Any, fn: Callable[..., Any]) -> Any:

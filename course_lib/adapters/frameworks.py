@@ -34,7 +34,10 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 from .. import ops as course_ops
+from ..i18n import N_, say
 from .loader import load_tensorflow, load_torch
+
+NO_VALUE = N_("no value given for {names}: pass inputs={{{names}: ...}}")
 
 __all__ = [
     "input_names",
@@ -134,7 +137,7 @@ def torch_output(program: Any, inputs: Mapping[str, float]) -> tuple[Any, dict[s
     ops = torch_ops()
     missing = [n for n in input_names(program) if n not in inputs]
     if missing:
-        raise ValueError(f"no value given for {', '.join(missing)}: pass inputs={{{', '.join(missing)}: ...}}")
+        raise ValueError(say(NO_VALUE, names=", ".join(missing)))
     leaves = {n: torch.tensor(float(v), dtype=torch.float64, requires_grad=True) for n, v in inputs.items()}
     return program(ops, **leaves), leaves
 

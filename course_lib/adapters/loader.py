@@ -27,12 +27,18 @@ import os
 import sys
 from types import ModuleType
 
+from ..i18n import N_, say
+from ..i18n import gettext as _
 from .quiet import quiet_stderr
 
-__all__ = ["FrameworkMissingError", "load_tensorflow", "load_torch", "require"]
+__all__ = ["MISSING", "FrameworkMissingError", "load_tensorflow", "load_torch", "require"]
 
-_INSTALL_HINTS = {
-    "tensorflow": "pip install tensorflow-cpu==2.21.0   (or: conda install -c conda-forge tensorflow-cpu)",
+MISSING = N_("this needs {module}, which could not be imported ({error}). Install it with:\n"
+             "    {hint}\n"
+             "(the course's requirements.txt / environment.yml list the tested versions)")
+
+_INSTALL_HINTS = {  # translated where they are shown
+    "tensorflow": N_("pip install tensorflow-cpu==2.21.0   (or: conda install -c conda-forge tensorflow-cpu)"),
     "torch": "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu",
 }
 
@@ -49,12 +55,8 @@ def require(module: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as err:  # ModuleNotFoundError, or a broken install
         top = module.split(".")[0]
-        hint = _INSTALL_HINTS.get(top, f"pip install {top}")
-        raise FrameworkMissingError(
-            f"this needs {module}, which could not be imported ({err}). Install it with:\n"
-            f"    {hint}\n"
-            "(the course's requirements.txt / environment.yml list the tested versions)"
-        ) from err
+        hint = _(_INSTALL_HINTS[top]) if top in _INSTALL_HINTS else f"pip install {top}"
+        raise FrameworkMissingError(say(MISSING, module=module, error=err, hint=hint)) from err
 
 
 def _quiet_import(module: str) -> ModuleType:

@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import gettext as _
+
 __all__ = ["NOISE", "Captured", "ErrorSummary", "captured", "error_of", "quiet_stderr", "summarize"]
 
 #: stderr lines TensorFlow's C++ side prints while loading that carry no information for a student.
@@ -81,7 +83,7 @@ class Captured:
 
     def __repr__(self) -> str:
         if not self.warnings:
-            return "no warnings"
+            return _("no warnings")
         return "\n".join(f"{category}: {message}" for category, message in self.warnings)
 
     def warned(self, category: str, words: str = "") -> bool:
@@ -157,9 +159,9 @@ class ErrorSummary:
     def __repr__(self) -> str:
         lines = [f"{self.kind}: {self.message}"]
         if self.cause and self.cause != self.message:
-            lines.append(f"  innermost error: {self.cause}")
+            lines.append(_("  innermost error: {cause}").format(cause=self.cause))
         if self.repeated:
-            lines.append(f"  the line traced again and again: {self.repeated}")
+            lines.append(_("  the line traced again and again: {line}").format(line=self.repeated))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -169,8 +171,10 @@ class ErrorSummary:
         folded = ""
         if self.frames or self.full.strip() != self.message.strip():
             body = html.escape("\n".join([*self.frames, "", self.full.strip()]).strip())
-            folded = ('<details style="margin-top:4px"><summary style="cursor:pointer">the whole message and '
-                      f"traceback ({len(self.frames)} frames)</summary><pre style=\"white-space:pre-wrap;"
+            # "frames" even for one: the English text as it always was (the French avoids the agreement)
+            summary = _("the whole message and traceback ({n} frames)").format(n=len(self.frames))
+            folded = ('<details style="margin-top:4px"><summary style="cursor:pointer">'
+                      f"{html.escape(summary)}</summary><pre style=\"white-space:pre-wrap;"
                       f'font-size:0.85em;max-height:24em;overflow:auto;margin:4px 0">{body}</pre></details>')
         return ('<div style="border-left:6px solid #D55E00;padding:4px 10px;margin:4px 0">'
                 f"<b>{html.escape(self.kind)}</b>: {html.escape(self.message)}"

@@ -63,10 +63,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph, Node
+from ..i18n import N_, say
 from . import MAX_VALUE_ELEMENTS, small_value
 from .loader import load_tensorflow
 
-__all__ = ["BODY_LABELS", "OpCount", "count_ops", "to_graph"]
+__all__ = ["BODY_LABELS", "CANNOT_CONVERT", "CANNOT_NAME", "KERAS_NOT_A_GRAPH", "NOT_OUTPUTS", "PICK_A_TRACE", "OpCount",
+           "count_ops", "to_graph"]
+
+NOT_OUTPUTS = N_("outputs {missing} are not operations of this graph")
+PICK_A_TRACE = N_("a tf.function can trace many graphs (one per input signature); pass one of them: "
+                  "to_graph(f.get_concrete_function(tf.TensorSpec([3], tf.float32))) or to_graph(f, args=(x,))")
+KERAS_NOT_A_GRAPH = N_("a Keras object ({kind}) is not a graph yet: call it inside a tf.function and convert the "
+                       "concrete function, e.g. to_graph(tf.function(model).get_concrete_function("
+                       "tf.TensorSpec([None, 4])))")
+CANNOT_CONVERT = N_("cannot convert {kind}: pass a tf.Graph, a ConcreteFunction, a tf.function with args=, a symbolic "
+                    "tf.Tensor/tf.Operation or a GraphDef (an eager tensor has no graph: TensorFlow 2 runs eagerly by "
+                    "default)")
+CANNOT_NAME = N_("cannot name {obj!r} as an output: pass a tensor, an operation or an op name")
 
 #: How a function-valued attribute of a control-flow op is labelled in the body's scope.
 BODY_LABELS = {"then_branch": "then", "else_branch": "else", "cond": "cond", "body": "body", "f": "call"}
@@ -114,7 +127,7 @@ def to_graph(
     conv.run()
     missing = [m for m in marked if m not in conv.top]
     if missing:
-        raise ValueError(f"outputs {missing} are not operations of this graph")
+        raise ValueError(say(NOT_OUTPUTS, missing=missing))
     conv.ir.mark_output(*[conv.top[m] for m in marked])
     return conv.ir
 
@@ -158,10 +171,7 @@ def _resolve(tf: Any, obj: Any, args: Sequence[Any] | None) -> tuple[Any, Any, l
         return obj, None, []
     if hasattr(obj, "get_concrete_function") and not hasattr(obj, "graph"):  # a tf.function (PolymorphicFunction)
         if args is None:
-            raise TypeError(
-                "a tf.function can trace many graphs (one per input signature); pass one of them: "
-                "to_graph(f.get_concrete_function(tf.TensorSpec([3], tf.float32))) or to_graph(f, args=(x,))"
-            )
+            raise TypeError(say(PICK_A_TRACE))
         obj = obj.get_concrete_function(*args)
     if _is_symbolic(tf, obj):
         return _graph_def(obj.graph), obj.graph, [_op_name(tf, obj)]
@@ -171,14 +181,8 @@ def _resolve(tf: Any, obj: Any, args: Sequence[Any] | None) -> tuple[Any, Any, l
         return _graph_def(graph), graph, marked
     kind = f"{type(obj).__module__}.{type(obj).__name__}"
     if "keras" in kind:
-        raise TypeError(
-            f"a Keras object ({kind}) is not a graph yet: call it inside a tf.function and convert the concrete "
-            "function, e.g. to_graph(tf.function(model).get_concrete_function(tf.TensorSpec([None, 4])))"
-        )
-    raise TypeError(
-        f"cannot convert {kind}: pass a tf.Graph, a ConcreteFunction, a tf.function with args=, a symbolic "
-        "tf.Tensor/tf.Operation or a GraphDef (an eager tensor has no graph: TensorFlow 2 runs eagerly by default)"
-    )
+        raise TypeError(say(KERAS_NOT_A_GRAPH, kind=kind))
+    raise TypeError(say(CANNOT_CONVERT, kind=kind))
 
 
 def _is_symbolic(tf: Any, obj: Any) -> bool:
@@ -206,7 +210,7 @@ def _op_name(tf: Any, obj: Any) -> str:
     op = getattr(obj, "op", None)
     if op is not None:
         return op.name
-    raise TypeError(f"cannot name {obj!r} as an output: pass a tensor, an operation or an op name")
+    raise TypeError(say(CANNOT_NAME, obj=obj))
 
 
 def _graph_label(obj: Any, graph: Any) -> str:

@@ -52,10 +52,34 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph, Node
+from ..i18n import N_, say
+from ..i18n import gettext as _
 from . import module_path_to_scope, small_value
 from .loader import load_torch
 
+FX_NAMES_ITS_NODES = N_("params= and saved_tensors= are for autograd graphs; an fx graph names its own nodes")
+MODULE_IS_CODE = N_("a module ({type}) is code, not a graph yet -- that is the define-by-run point: the graph exists "
+                    "only once it runs. Call it and pass the output tensor (to_graph(model(x).sum(), "
+                    "params=dict(model.named_parameters()))), or pass torch.fx.symbolic_trace(model) for a static fx "
+                    "graph")
+CANNOT_CONVERT = N_("cannot convert {kind}: pass a tensor with grad_fn, a grad_fn, a torch.fx.GraphModule or "
+                    "torch.fx.Graph")
+LEAF = N_("this tensor is a leaf (you created it; nothing computed it), so it has no grad_fn and no graph behind it. "
+          "Compute something from it, e.g. to_graph(x * 2), to see the graph autograd records")
+NO_HISTORY = N_("this tensor has no autograd history: it was computed from tensors without requires_grad=True, or "
+                "inside torch.no_grad() / torch.inference_mode(), so PyTorch recorded no graph")
+NO_COMPILER = N_("no C++ compiler found (CXX={cxx!r}, PATH searched for it): inductor cannot compile here, so the "
+                 "graphs were captured with aot_eager (same graphs, not compiled)")
+INDUCTOR_FAILED = N_("inductor failed to compile ({error}); captured with aot_eager instead")
+
 __all__ = [
+    "CANNOT_CONVERT",
+    "FX_NAMES_ITS_NODES",
+    "INDUCTOR_FAILED",
+    "LEAF",
+    "MODULE_IS_CODE",
+    "NO_COMPILER",
+    "NO_HISTORY",
     "CompileCapture",
     "CountingBackend",
     "autograd_graph",
@@ -85,20 +109,13 @@ def to_graph(
     torch = load_torch()
     if isinstance(obj, (torch.fx.GraphModule, torch.fx.Graph)):
         if saved_tensors or params:
-            raise TypeError("params= and saved_tensors= are for autograd graphs; an fx graph names its own nodes")
+            raise TypeError(say(FX_NAMES_ITS_NODES))
         return fx_graph(obj, name=name)
     if isinstance(obj, (torch.Tensor, torch.autograd.graph.Node)):
         return autograd_graph(obj, params=params, saved_tensors=saved_tensors, name=name)
     if isinstance(obj, torch.nn.Module):
-        raise TypeError(
-            f"a module ({type(obj).__name__}) is code, not a graph yet -- that is the define-by-run point: the graph "
-            "exists only once it runs. Call it and pass the output tensor (to_graph(model(x).sum(), "
-            "params=dict(model.named_parameters()))), or pass torch.fx.symbolic_trace(model) for a static fx graph"
-        )
-    raise TypeError(
-        f"cannot convert {type(obj).__module__}.{type(obj).__name__}: pass a tensor with grad_fn, a grad_fn, "
-        "a torch.fx.GraphModule or torch.fx.Graph"
-    )
+        raise TypeError(say(MODULE_IS_CODE, type=type(obj).__name__))
+    raise TypeError(say(CANNOT_CONVERT, kind=f"{type(obj).__module__}.{type(obj).__name__}"))
 
 
 # ---------------------------------------------------------------------------------------------- autograd
@@ -108,14 +125,8 @@ def _root_fn(torch: Any, obj: Any) -> Any:
     if obj.grad_fn is not None:
         return obj.grad_fn
     if obj.requires_grad:
-        raise ValueError(
-            "this tensor is a leaf (you created it; nothing computed it), so it has no grad_fn and no graph "
-            "behind it. Compute something from it, e.g. to_graph(x * 2), to see the graph autograd records"
-        )
-    raise ValueError(
-        "this tensor has no autograd history: it was computed from tensors without requires_grad=True, or "
-        "inside torch.no_grad() / torch.inference_mode(), so PyTorch recorded no graph"
-    )
+        raise ValueError(say(LEAF))
+    raise ValueError(say(NO_HISTORY))
 
 
 def _children(fn: Any) -> list[Any]:
@@ -242,7 +253,7 @@ def _saved(torch: Any, fn: Any) -> dict[str, Any]:
         try:
             out[attr] = _describe(torch, getattr(fn, attr))
         except RuntimeError:  # "Trying to backward through the graph a second time ...": freed by backward()
-            out[attr] = "freed by backward()"
+            out[attr] = _("freed by backward()")
     return out
 
 
@@ -492,10 +503,7 @@ def capture_compiled(
     inner = backend
     if backend == "inductor" and cxx_compiler() is None:
         inner = "aot_eager"
-        reason = (
-            f"no C++ compiler found (CXX={os.environ.get('CXX', '')!r}, PATH searched for it): inductor "
-            "cannot compile here, so the graphs were captured with aot_eager (same graphs, not compiled)"
-        )
+        reason = say(NO_COMPILER, cxx=os.environ.get("CXX", ""))
         warnings.warn(reason, RuntimeWarning, stacklevel=2)
     counter = CountingBackend(inner)
     compiled = torch.compile(fn, backend=counter, **compile_options)
@@ -504,7 +512,7 @@ def capture_compiled(
     except Exception as err:  # inductor found a compiler name but could not use it
         if inner != "inductor" or "CxxCompiler" not in f"{type(err).__name__} {err}":
             raise
-        reason = f"inductor failed to compile ({type(err).__name__}); captured with aot_eager instead"
+        reason = say(INDUCTOR_FAILED, error=type(err).__name__)
         warnings.warn(reason, RuntimeWarning, stacklevel=2)
         counter = CountingBackend("aot_eager")
         compiled = torch.compile(fn, backend=counter, **compile_options)

@@ -11,8 +11,10 @@ from typing import Any
 
 import graphviz
 
+from ..i18n import gettext as _
+from ..i18n import number
 from .engines import quiet_stderr_once
-from .jupyter import describe
+from .jupyter import COURSE_GRAPH, describe
 from .layout import Layout
 from .svg import DRAW_MAX_WIDTH, INSTALL_HINT, fallback_html
 
@@ -48,18 +50,18 @@ class CourseDigraph(graphviz.Digraph):
             with quiet_stderr_once():
                 return pygraphviz.AGraph(string=self.source).draw(format="svg", prog="dot").decode("utf-8")
         except Exception as exc:  # noqa: BLE001 - missing package or bad DOT: try the dot program
-            reasons.append(f"pygraphviz: {type(exc).__name__}")
+            reasons.append(f"pygraphviz: {type(exc).__name__}")  # a package's name
         try:
             return self.pipe(format="svg", encoding="utf-8")
         except Exception as exc:  # noqa: BLE001 - never a traceback in a student's notebook
-            reasons.append(f"dot program: {type(exc).__name__}")
+            reasons.append(_("dot program: {error}").format(error=type(exc).__name__))
             return fallback_html(self.source, INSTALL_HINT + f"\n({'; '.join(reasons)})")
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> dict[str, str]:
         try:
             out = self.svg()
         except Exception as exc:  # noqa: BLE001 - never a traceback in a student's notebook
-            out = fallback_html(self.source, f"drawing failed ({type(exc).__name__}: {exc})")
+            out = fallback_html(self.source, _("drawing failed ({error})").format(error=f"{type(exc).__name__}: {exc}"))
         if out.startswith(("<svg", "<?xml")):
             return {"image/svg+xml": out, "text/plain": self._summary(out)}
         return {"text/html": out, "text/plain": self._summary(out) + "\n" + INSTALL_HINT}
@@ -76,19 +78,23 @@ class CourseDigraph(graphviz.Digraph):
         try:
             return self._summary(self.svg())
         except Exception as exc:  # noqa: BLE001 - a repr never raises
-            return f"<course graph: drawing failed ({type(exc).__name__})>"
+            return _("<course graph: drawing failed ({error})>").format(error=type(exc).__name__)
 
     def _summary(self, svg: str) -> str:
         """The repr, from the SVG (or fallback HTML) that is displayed."""
         lay = self._course_layout
         if lay is None:
-            return "<course graph>"
+            return _("<course graph>")
         if self.source != self._course_source:
-            return f"<course graph {lay.graph.name!r}: DOT edited after drawing, drawn from its text>"
+            return _("<course graph {name}: DOT edited after drawing, drawn from its text>").format(
+                name=repr(lay.graph.name))
         if not lay.ok:
-            return describe("course graph", lay, "", False)
+            return describe(COURSE_GRAPH, lay, "", False)
         declared = re.match(r'<svg [^>]*?\bwidth="([0-9.]+)pt"', svg)
         width = float(declared.group(1)) if declared else float("inf")
         cap = self._course_max_width
-        words = f"at most {cap:g} pt wide" if width <= cap + 0.05 else f"wider than {cap:g} pt, not shrunk to the column"
-        return describe("course graph", lay, words, True)
+        if width <= cap + 0.05:
+            words = _("at most {width} pt wide").format(width=number(cap))
+        else:
+            words = _("wider than {width} pt, not shrunk to the column").format(width=number(cap))
+        return describe(COURSE_GRAPH, lay, words, True)

@@ -18,7 +18,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ENGINES", "Geometry", "LayoutUnavailable", "clear_cache", "layout", "missing", "quiet_stderr_once"]
+from ..i18n import N_, say
+from ..i18n import gettext as _
+
+__all__ = [
+    "ENGINES",
+    "NO_LAYOUT",
+    "NO_LAYOUT_OUTPUT",
+    "Geometry",
+    "LayoutUnavailable",
+    "clear_cache",
+    "layout",
+    "missing",
+    "quiet_stderr_once",
+]
+
+NO_LAYOUT = N_("Graphviz could not lay this graph out")
+NO_LAYOUT_OUTPUT = N_("Graphviz could not write the layout (error {error})")
 
 
 @dataclass
@@ -111,7 +127,7 @@ def _layout_pygraphviz(dot: str) -> Geometry:
         if _GVC is None:
             _GVC = gv.gvContextWithBuiltins()
         if gv.gvLayout(_GVC, graph.handle, b"dot") != 0:
-            raise RuntimeError("Graphviz could not lay this graph out")
+            raise RuntimeError(say(NO_LAYOUT))
         try:
             # positions as JSON in the same C call: reading them back through pygraphviz's attribute objects cost
             # more than the layout (2,300 attribute objects for a 100-node graph)
@@ -119,7 +135,7 @@ def _layout_pygraphviz(dot: str) -> Geometry:
         finally:
             gv.gvFreeLayout(_GVC, graph.handle)
     if err:
-        raise RuntimeError(f"Graphviz could not write the layout (error {err})")
+        raise RuntimeError(say(NO_LAYOUT_OUTPUT, error=err))
     return _geometry_from_json(json.loads(out.decode("utf-8")), "pygraphviz")
 
 
@@ -130,7 +146,8 @@ def _layout_dot_program(dot: str) -> Geometry:
     return _geometry_from_json(data, "dot program")
 
 
-ENGINES = (("pygraphviz", _layout_pygraphviz), ("dot program", _layout_dot_program))
+#: (name, engine) in the order tried; a name is shown in the reasons a layout failed (translated there)
+ENGINES = (("pygraphviz", _layout_pygraphviz), (N_("dot program"), _layout_dot_program))
 _LAYOUTS: OrderedDict[str, Geometry] = OrderedDict()
 _CACHE_SIZE = 64
 
@@ -156,7 +173,8 @@ def layout(dot: str) -> tuple[Geometry | None, list[str]]:
         try:
             geo = engine(dot)
         except Exception as exc:  # noqa: BLE001 - ImportError, ExecutableNotFound, a Graphviz error: next engine
-            reasons.append(f"{name}: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc) else ''}")
+            first = str(exc).strip().splitlines()[0] if str(exc) else ""
+            reasons.append(f"{_(name)}: {type(exc).__name__}: {first}")
             continue
         _LAYOUTS[dot] = geo
         if len(_LAYOUTS) > _CACHE_SIZE:

@@ -9,15 +9,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph
+from ..i18n import N_, ngettext, number
+from ..i18n import gettext as _
 from . import dot
 from .layout import Layout
 from .plan import DEFAULT_MAX_NODES, item_states
 from .theme import Theme
 
-__all__ = ["FIGURE_STYLE", "Figure", "Frames", "describe", "draw", "laid_out", "node_boxes", "to_dot", "to_svg"]
+__all__ = ["COURSE_GRAPH", "FIGURE", "FIGURE_STYLE", "Figure", "Frames", "describe", "draw", "laid_out", "node_boxes", "to_dot", "to_svg"]
 
-#: rankdir in words, for the text summaries of drawings
-DIRECTIONS = {"TB": "top to bottom", "BT": "bottom to top", "LR": "left to right", "RL": "right to left"}
+#: rankdir in words, for the text summaries of drawings (translated when a summary is made)
+DIRECTIONS = {"TB": N_("top to bottom"), "BT": N_("bottom to top"), "LR": N_("left to right"),
+              "RL": N_("right to left")}
+#: what a summary calls the drawing (``describe``'s ``kind``)
+COURSE_GRAPH, FIGURE = N_("course graph"), N_("figure")
 
 
 def draw(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, theme: str | Theme | None = None,
@@ -55,20 +60,23 @@ def describe(kind: str, lay: Layout, width: str, shown: bool) -> str:
     """The one-line text of a drawing: what nbval compares (the picture's coordinates vary with the machine's fonts,
     so the summary holds what does not) and what an untrusted notebook shows in place of the picture.
 
-    ``width``: how wide it is declared, in words that are the same on every machine; ``shown``: a picture was made
+    ``kind``: :data:`COURSE_GRAPH` or :data:`FIGURE` (an English message, translated here); ``width``: how wide it
+    is declared, in words that are the same on every machine (already translated); ``shown``: a picture was made
     (else the DOT text is shown with an install hint).
 
     >>> from course_lib.graph import Graph
     >>> g = Graph("demo"); x = g.add("placeholder", name="x", kind="input"); _ = g.add("exp", [x])
-    >>> describe("course graph", Layout(g), "at most 680 pt wide", True)
+    >>> describe(COURSE_GRAPH, Layout(g), "at most 680 pt wide", True)
     "<course graph 'demo': 2 nodes, 2 boxes, top to bottom, at most 680 pt wide, 14 pt text; run the cell to see the graph>"
     """
     n, boxes = len(lay.graph.nodes), len(lay.plan.items)
-    parts = [f"{n} node{'s' * (n != 1)}", f"{boxes} box{'es' * (boxes != 1)}", DIRECTIONS[lay.rankdir]]
+    parts = [ngettext("{n} node", "{n} nodes", n).format(n=n), ngettext("{n} box", "{n} boxes", boxes).format(n=boxes),
+             _(DIRECTIONS[lay.rankdir])]
     parts += [width] if shown else []
-    parts.append(f"{lay.theme.fontsize:g} pt text")
-    end = "run the cell to see the graph" if shown else "no layout engine, shown as DOT text"
-    return f"<{kind} {lay.graph.name!r}: {', '.join(parts)}; {end}>"
+    parts.append(_("{size} pt text").format(size=number(lay.theme.fontsize)))
+    end = _("run the cell to see the graph") if shown else _("no layout engine, shown as DOT text")
+    return _("<{kind} {name}: {parts}; {end}>").format(kind=_(kind), name=repr(lay.graph.name), parts=", ".join(parts),
+                                                        end=end)
 
 
 def to_dot(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = None, **options: Any) -> str:
@@ -154,8 +162,9 @@ class Figure:
 
     def __repr__(self) -> str:
         # the width the page gives it, read from the HTML it is shown in (the same words on every machine)
-        width = "scaled to the page width" if f'style="{FIGURE_STYLE}"' in self._repr_html_() else "at natural size"
-        return describe("figure", self.layout, width, self.layout.ok)
+        scaled = f'style="{FIGURE_STYLE}"' in self._repr_html_()
+        width = _("scaled to the page width") if scaled else _("at natural size")
+        return describe(FIGURE, self.layout, width, self.layout.ok)
 
 
 #: the HTML style of a :class:`Figure`: a wide graph shrinks to the width of the page

@@ -16,13 +16,20 @@ from typing import Any
 import numpy as np
 
 from ..graph import Graph
+from ..i18n import N_, say
+from ..i18n import gettext as _
 from . import dot, engines
 from .plan import DEFAULT_MAX_NODES, Item, item_states, long_edges, plan
 from .svg import INSTALL_HINT, arrow, curve, e, fallback_html, legend_parts, n, node_svg_style, shape, svg_root
 from .theme import MARKS, Theme, edge_style, get_theme, node_style
 from .words import wrap
 
-__all__ = ["GRAD_ROOM", "VALUE_ROOM", "Layout"]
+__all__ = ["BAD_MAX_NODES", "BAD_PREFIX", "BAD_RANKDIR", "GRAD_ROOM", "NOT_A_GRAPH", "VALUE_ROOM", "Layout"]
+
+NOT_A_GRAPH = N_("Layout needs a course_lib Graph, got {type}; use cl.to_graph(obj)")
+BAD_RANKDIR = N_("rankdir must be one of TB, LR, BT, RL")
+BAD_MAX_NODES = N_("max_nodes must be a whole number of boxes, like max_nodes=300; got {value!r}")
+BAD_PREFIX = N_("prefix {prefix!r} must be a plain identifier (letters, digits, _ and -)")
 
 # room kept for a value line when values change under a slider: most 4-digit values fit ("-0.7539", "4.54e-05");
 # a wider one (-1.235e+10) gets a new layout, which is correct, just not motionless
@@ -60,17 +67,17 @@ class Layout:
                  collapse: Any = None, prefix: str | None = None, reserve: Iterable[Any] | None = None,
                  room: str = "", rankdir: str = "TB", grad_nodes: Mapping[int, int] | None = None) -> None:
         if not isinstance(graph, Graph):
-            raise TypeError(f"Layout needs a course_lib Graph, got {type(graph).__name__}; use cl.to_graph(obj)")
+            raise TypeError(say(NOT_A_GRAPH, type=type(graph).__name__))
         if rankdir not in ("TB", "LR", "BT", "RL"):
-            raise ValueError("rankdir must be one of TB, LR, BT, RL")
+            raise ValueError(say(BAD_RANKDIR))
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)):
-            raise TypeError(f"max_nodes must be a whole number of boxes, like max_nodes=300; got {max_nodes!r}")
+            raise TypeError(say(BAD_MAX_NODES, value=max_nodes))
         self.graph = graph
         self.theme = get_theme(theme)
         self.plan = plan(graph, max(1, int(max_nodes)), collapse, grad_nodes)
         self.prefix = prefix or structure_prefix(graph)
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_\-]*", self.prefix):
-            raise ValueError(f"prefix {self.prefix!r} must be a plain identifier (letters, digits, _ and -)")
+            raise ValueError(say(BAD_PREFIX, prefix=self.prefix))
         self.rankdir = rankdir
         self.labels = self._reserve(list(reserve) if reserve is not None else [None], room)
         self.dot = "".join(["digraph ", dot.q(self.prefix), " {\n",
@@ -124,9 +131,9 @@ class Layout:
             return ""
         refused = [r for r in self.reasons if not engines.missing(r)]
         if refused:  # an engine ran and refused this graph: installing one would not help
-            return ("Graphviz could not lay this graph out, so here is the graph as DOT text ("
-                    + "; ".join(refused) + "). Names with unusual characters or thousands of boxes can cause this: "
-                    "try collapse= or a smaller max_nodes=.")
+            return _("Graphviz could not lay this graph out, so here is the graph as DOT text ({reasons}). Names "
+                     "with unusual characters or thousands of boxes can cause this: try collapse= or a smaller "
+                     "max_nodes=.").format(reasons="; ".join(refused))
         return INSTALL_HINT + "\n(" + "; ".join(self.reasons) + ")"
 
     # -------------------------------------------------------------- geometry, computed once

@@ -18,10 +18,17 @@ from typing import Any
 import numpy as np
 
 from ..graph import Graph, Node, short_value
+from ..i18n import N_, ngettext, number, say
+from ..i18n import gettext as _
 from .theme import MARKS
-from .words import plural
 
-__all__ = ["DEFAULT_MAX_NODES", "STATUSES", "Item", "Plan", "item_states", "long_edges", "plan", "prefixes"]
+__all__ = ["BAD_COLLAPSE", "BAD_MAPPING", "BAD_STATE", "DEFAULT_MAX_NODES", "STATUSES", "Item", "Plan", "item_states",
+           "long_edges", "plan", "prefixes"]
+
+BAD_COLLAPSE = N_("collapse= takes None (automatic), False, a size (int) or scope names (str or list)")
+BAD_STATE = N_("state must be None, one status for every node (one of {statuses}) or a mapping node id -> status (a "
+               "trace's trace.state(step)); got {state}")
+BAD_MAPPING = N_("{what} must be a mapping node id -> value, like {{0: 3.0}}; got {value}")
 
 STATUSES = ("hidden", "defined", "running", "done")
 DEFAULT_MAX_NODES = 300
@@ -67,7 +74,7 @@ def _title(node: Node) -> str:
     last = node.name.rsplit("/", 1)[-1]
     if node.kind == "constant" and node.value is not None:
         if np.size(node.value) == 0:  # e.g. TensorFlow's gradients/Shape of a scalar: a bare "[]" reads as nothing
-            return clean(f"{last} = [] (empty)", TITLE_CHARS)
+            return clean(_("{name} = [] (empty)").format(name=last), TITLE_CHARS)
         return short_value(node.value)
     if node.kind != "op":
         return clean(last, TITLE_CHARS)
@@ -80,13 +87,21 @@ def _tooltip(node: Node) -> str:
     return clean(_describe(node), 400)
 
 
+#: a node's kind in its tooltip ("x: input (Placeholder)"), translated when a drawing is made
+KIND_WORDS = {"input": N_("input"), "constant": N_("constant"), "variable": N_("variable")}
+
+
 def _describe(node: Node) -> str:
     args = ", ".join(i.name for i in node.inputs)
-    what = f"{node.name} = {node.op}({args})" if node.kind == "op" else f"{node.name}: {node.kind} ({node.op})"
+    if node.kind == "op":
+        what = f"{node.name} = {node.op}({args})"  # code: an op applied to its inputs
+    else:
+        kind = _(KIND_WORDS[node.kind]) if node.kind in KIND_WORDS else node.kind
+        what = _("{name}: {kind} ({op})").format(name=node.name, kind=kind, op=node.op)
     if node.scope:
-        what += f"  [scope {node.scope}]"
+        what += _("  [scope {scope}]").format(scope=node.scope)
     if node.gradient:
-        what += "  [gradient]"
+        what += _("  [gradient]")
     return what
 
 
@@ -142,7 +157,7 @@ def _collapsed(nodes: list[Node], max_nodes: int, collapse: Any) -> list[str]:
             if p in counts and not any(p.startswith(c + "/") for c in chosen):
                 chosen = _choose(chosen, p)
     else:
-        raise TypeError("collapse= takes None (automatic), False, a size (int) or scope names (str or list)")
+        raise TypeError(say(BAD_COLLAPSE))
     return sorted(chosen, key=lambda c: min(n.id for n in nodes if _inside(n.scope, c)))
 
 
@@ -172,8 +187,10 @@ def _boxes(graph: Graph, chosen: list[str], grad_nodes: Mapping[int, int] | None
         groups[home].members += (n,)
         key_of[n.id] = groups[home].key
     for g in groups.values():
-        g.title = f"{g.title}\n{plural(len(g.members), 'node')}"
-        g.tooltip = f"scope {g.tooltip}: {plural(len(g.members), 'node')} drawn as one box"
+        k = len(g.members)
+        g.title = f"{g.title}\n" + ngettext("{n} node", "{n} nodes", k).format(n=k)
+        g.tooltip = ngettext("scope {scope}: {n} node drawn as one box", "scope {scope}: {n} nodes drawn as one box",
+                             k).format(scope=g.tooltip, n=k)
         g.gradient = all(m.gradient for m in g.members)
         g.output = any(m.id in outputs for m in g.members)
     return items, key_of
@@ -201,22 +218,29 @@ def plan(graph: Graph, max_nodes: int, collapse: Any, grad_nodes: Mapping[int, i
     """
     chosen = _collapsed(graph.nodes, max_nodes, collapse)
     items, key_of = _boxes(graph, chosen, grad_nodes)
-    note = ""
-    if chosen:
-        names = ", ".join(chosen[:4]) + (f" and {len(chosen) - 4} more" if len(chosen) > 4 else "")
-        each = "drawn as one box each" if len(chosen) > 1 else "drawn as one box"
-        note = f"{plural(len(chosen), 'scope')} {each}: {names}."
+    note = _collapsed_note(chosen)
     hidden = 0
     if len(items) > max_nodes:
         hidden = len(items) - max_nodes
         kept_keys = {i.key for i in items[:max_nodes]}
         key_of = {nid: k for nid, k in key_of.items() if k in kept_keys}
-        note = (note + " " if note else "") + (
-            f"Showing the first {max_nodes} of {len(items)} boxes (max_nodes={max_nodes}); "
+        note = (note + " " if note else "") + _(
+            "Showing the first {shown} of {total} boxes (max_nodes={max_nodes}); "
             "pass a larger max_nodes= or collapse= to see more."
-        )
+        ).format(shown=number(max_nodes), total=number(len(items)), max_nodes=max_nodes)
         items = items[:max_nodes]
     return Plan(items, _edges(graph.nodes, key_of), key_of, note, hidden)
+
+
+def _collapsed_note(chosen: list[str]) -> str:
+    """The note under a drawing whose scopes were collapsed (empty if none was)."""
+    if not chosen:
+        return ""
+    names = ", ".join(chosen[:4])
+    if len(chosen) > 4:
+        names = _("{names} and {n} more").format(names=names, n=len(chosen) - 4)
+    return ngettext("{n} scope drawn as one box: {names}.", "{n} scopes drawn as one box each: {names}.",
+                    len(chosen)).format(n=len(chosen), names=names)
 
 
 def long_edges(p: Plan) -> set[tuple[str, str]]:
@@ -304,11 +328,10 @@ def fmt(v: Any) -> str:
 def item_states(p: Plan, state: Any, values: Any, grads: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
     """Box key -> (status, label lines) for one state of the drawing."""
     if not (state is None or isinstance(state, (str, Mapping))):
-        raise TypeError(f"state must be None, one status for every node (one of {', '.join(STATUSES)}) or a mapping "
-                        f"node id -> status (a trace's trace.state(step)); got {state!r:.40}")
+        raise TypeError(say(BAD_STATE, statuses=", ".join(STATUSES), state=f"{state!r:.40}"))
     for what, m in (("values", values), ("grads", grads)):
         if m is not None and not isinstance(m, Mapping):
-            raise TypeError(f"{what} must be a mapping node id -> value, like {{0: 3.0}}; got {m!r:.40}")
+            raise TypeError(say(BAD_MAPPING, what=what, value=f"{m!r:.40}"))
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for item in p.items:
         if item.kind == "group":

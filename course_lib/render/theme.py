@@ -17,12 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import N_, say
+
 __all__ = [
     "EDGE_STYLES",
     "MARKS",
     "NODE_STYLES",
     "SHAPES",
     "THEMES",
+    "UNKNOWN_THEME",
     "EdgeStyle",
     "NodeStyle",
     "Theme",
@@ -77,6 +80,7 @@ THEMES: dict[str, Theme] = {
     ),
 }
 _theme: Theme = THEMES["classroom"]
+UNKNOWN_THEME = N_("unknown theme {theme!r}; choose one of {themes}")
 
 
 def set_theme(theme: str | Theme = "classroom") -> None:
@@ -116,7 +120,7 @@ def get_theme(theme: str | Theme | None = None) -> Theme:
     try:
         return THEMES[str(theme)]
     except KeyError:
-        raise ValueError(f"unknown theme {theme!r}; choose one of {', '.join(THEMES)}") from None
+        raise ValueError(say(UNKNOWN_THEME, theme=theme, themes=", ".join(THEMES))) from None
 
 
 # ---------------------------------------------------------------------------------------------------- the table

@@ -24,7 +24,8 @@ __all__ = ["noun", "plain", "plural", "wrap"]
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``n`` and ``word``, in the plural unless n is 1: ``plural(1, "step")`` is "1 step", ``plural(3, "step")``
-    "3 steps". ``many`` is the plural where adding "s" is wrong (``plural(2, "box", "boxes")``)."""
+    "3 steps". ``many`` is the plural where adding "s" is wrong (``plural(2, "box", "boxes")``). English only: text
+    a student reads in the course's language uses ``i18n.ngettext("{n} step", "{n} steps", n)`` instead."""
     return f"{n} {noun(n, word, many)}"
 
 
