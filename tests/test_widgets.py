@@ -14,7 +14,7 @@ import pytest
 from course_lib import expr, programs, render, trace
 from course_lib import widgets as cw
 from course_lib.graph import Graph
-from course_lib.i18n import message_of
+from course_lib.i18n import message_of, set_language
 from course_lib.static import SymbolicBoolError
 from course_lib.widgets import explorers, side_by_side, stepper
 from course_lib.widgets.base import said_ids
@@ -214,6 +214,16 @@ def test_bad_expressions_are_explained_inline_and_the_widget_keeps_working(ex, t
     assert ex.static_view.value == before  # the last good graphs stay
     assert not os.path.exists("/tmp/pwned_by_widget")
     assert works(ex)
+
+
+def test_a_bad_expression_is_said_in_french_and_is_the_same_message(ex):
+    set_language("fr")
+    fr = cw.ExpressionExplorer("sin(x*w + 1)", values={"x": 3.0, "w": 2.0})
+    fr.set_text("foo(x) + 1")
+    assert said_ids(fr) == [expr.UNKNOWN_FUNCTION] and fr.shown[0].values == {"name": "foo"}
+    assert problem(fr).startswith("Problème\u00a0:") and "fonction inconnue 'foo'" in problem(fr), problem(fr)
+    assert "unknown function" not in problem(fr) and "Hint" not in problem(fr)
+    assert works(fr)
 
 
 def test_bad_21_huge_exponent_shows_inf(ex):
