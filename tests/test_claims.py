@@ -2,6 +2,7 @@
 
 A notebook the ledger names must have a markdown cell headed "Verdict" as soon as it exists, and its claims must
 then carry a verdict here; a notebook not written yet must not have verdicts here. Each check below can fail.
+The French ledger (claims_fr.py) against the French notebooks: tests/test_claims_fr.py.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from course_lib.i18n import message_of
 from course_lib.lessons import claims
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,8 +81,10 @@ def test_keys_are_unique_and_every_answer_is_covered() -> None:
     keys = [c.key for c in claims.CLAIMS]
     assert len(keys) == len(set(keys))
     assert {c.answer for c in claims.CLAIMS} == {"Question", "Answer 1", "Answer 2", "Answer 3"}
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as info:
         claims.by_key("A9.9")
+    said = message_of(info.value)
+    assert said.msgid is claims.NO_CLAIM and said.values == {"key": "A9.9", "keys": ", ".join(keys)}
 
 
 def test_ledger_shows_every_claim() -> None:

@@ -7,6 +7,11 @@ or two. A claim whose notebook does not exist yet has ``verdict=None`` and is sh
 its claims have verdicts. Notebook 08 shows this ledger with its outputs committed: after editing a claim, refresh
 it with ``.venv/bin/python tools/run_notebooks.py notebooks/08_where_we_are_today.ipynb``.
 
+In French (``set_language("fr")``) the ledger shows each claim's words from :mod:`.claims_fr`: the quote taken from
+``qa/qa-fr.txt``, and the status and verdict copied from the French notebook's Verdict cell
+(:func:`in_language`); ``check(..., lang="fr")`` and ``verdict_problems(..., lang="fr")`` keep those in step with
+``notebooks/fr/``. ``CLAIMS`` and :func:`by_key` stay English: the claims' data, whatever the language.
+
 >>> len(CLAIMS) >= 15 and all(c.notebook.endswith(".ipynb") for c in CLAIMS)
 True
 >>> by_key("A3.12").notebook
@@ -18,14 +23,24 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-__all__ = ["ATTRIBUTION", "CLAIMS", "QUESTION_URL", "REFERENCES", "Claim", "Ledger", "by_key", "check", "ledger",
-           "notebooks", "verdict_cells", "verdict_problems"]
+from ..i18n import N_, get_language, ngettext, say
+from ..i18n import gettext as _
+from . import claims_fr
 
-SOURCE = "Stack Overflow Q&A, “What is the difference of static Computational Graphs in tensorflow and dynamic " \
-         "Computational Graphs in Pytorch?”"
+__all__ = ["ATTRIBUTION", "CLAIMS", "NO_CLAIM", "QUESTION_URL", "REFERENCES", "Claim", "Ledger", "by_key", "check",
+           "in_language", "ledger", "notebooks", "verdict_cells", "verdict_problems"]
+
+SOURCE = N_("Stack Overflow Q&A, “What is the difference of static Computational Graphs in tensorflow and dynamic "
+            "Computational Graphs in Pytorch?”")
+#: The parts of the Q&A (``Claim.answer``, a key the ledger groups by), translated where they are shown.
+PARTS = (N_("Question"), N_("Answer 1"), N_("Answer 2"), N_("Answer 3"))
+HEADERS = ("#", N_("claim"), N_("tested in"), N_("verdict today"))
+NO_CLAIM = N_("no claim {key!r}; keys are {keys}")
+#: Where each language's statuses and verdicts are written (named in what :func:`check` reports).
+LEDGER_FILE = {"en": "course_lib/lessons/claims.py", "fr": "course_lib/lessons/claims_fr.py"}
 
 
 #: The question's address on Stack Overflow.
@@ -257,10 +272,36 @@ CLAIMS: tuple[Claim, ...] = (
 
 
 def by_key(key: str) -> Claim:
+    """The claim ``key`` (``"A3.12"``), in English whatever the language (:func:`in_language` gives its words)."""
     for c in CLAIMS:
         if c.key == key:
             return c
-    raise KeyError(f"no claim {key!r}; keys are {', '.join(c.key for c in CLAIMS)}")
+    raise KeyError(say(NO_CLAIM, key=key, keys=", ".join(c.key for c in CLAIMS)))
+
+
+def in_language(claim: Claim, lang: str | None = None) -> Claim:
+    """The claim as the ledger shows it in ``lang`` (default: the current language). English: as written here.
+    French: its quote, plain words, status and verdict from :mod:`.claims_fr` (the English claim when that module
+    does not have it yet; the tests require every claim there).
+
+    >>> from course_lib.i18n import set_language
+    >>> set_language("fr"); in_language(by_key("A3.13")).quote, in_language(by_key("A3.13")).status
+    ('PyTorch le permet par défaut.', 'toujours vrai')
+    >>> set_language("en"); in_language(by_key("A3.13")).quote
+    'PyTorch has it by-default.'
+    """
+    words = claims_fr.CLAIMS.get(claim.key) if (lang or get_language()) == "fr" else None
+    if words is None:
+        return claim
+    return replace(claim, quote=words.quote, plain=words.plain, status=words.status, verdict=words.verdict)
+
+
+def _judged(claim: Claim, lang: str) -> tuple[str | None, str | None]:
+    """A claim's status and verdict in ``lang``'s ledger (French: none while claims_fr.py lacks them)."""
+    if lang == "en":
+        return claim.status, claim.verdict
+    words = claims_fr.CLAIMS.get(claim.key)
+    return (words.status, words.verdict) if words else (None, None)
 
 
 def notebooks() -> list[str]:
@@ -286,31 +327,38 @@ def verdict_cells(path: str | Path) -> list[str]:
     return out
 
 
-def check(notebook_dir: str | Path) -> list[str]:
+def check(notebook_dir: str | Path, lang: str = "en") -> list[str]:
     """What is out of step between this ledger and the notebooks on disk (empty when all is well):
     a written notebook without a Verdict cell, a written notebook whose claims have no verdict here, or a
-    verdict here for a notebook that does not exist."""
+    verdict here for a notebook that does not exist. ``lang="fr"``: the French ledger (claims_fr.py) against the
+    French notebooks (``notebooks/fr/``)."""
     problems = []
     root = Path(notebook_dir)
     for name in notebooks():
         path = root / name
-        mine = [c for c in CLAIMS if c.notebook == name]
+        mine = {c.key: _judged(c, lang) for c in CLAIMS if c.notebook == name}
         if path.exists():
             if not verdict_cells(path):
                 problems.append(f"{name} has no markdown cell headed 'Verdict'")
-            missing = [c.key for c in mine if not c.verdict or not c.status]
+            missing = [key for key, (status, verdict) in mine.items() if not verdict or not status]
             if missing:
-                problems.append(f"{name} exists: copy its verdicts for {', '.join(missing)} into course_lib/lessons/claims.py")
+                problems.append(f"{name} exists: copy its verdicts for {', '.join(missing)} into {LEDGER_FILE[lang]}")
         else:
-            early = [c.key for c in mine if c.verdict or c.status]
+            early = [key for key, (status, verdict) in mine.items() if verdict or status]
             if early:
                 problems.append(f"{name} does not exist, yet claims {', '.join(early)} have verdicts")
     return problems
 
 
-def verdict_problems(path: str | Path) -> list[str]:
+#: A French Verdict row's status: the French words in italics after the bold English status.
+_FRENCH_STATUS = re.compile(r"^\s*\*\*.+?\*\*\s*\*\((.+?)\)\*")
+
+
+def verdict_problems(path: str | Path, lang: str = "en") -> list[str]:
     """A notebook's Verdict tables against this ledger: every row names a claim (``| A1.7 ...``) and opens its
-    verdict with that claim's status in bold, and every claim this ledger gives the notebook has a row."""
+    verdict with that claim's status in bold, and every claim this ledger gives the notebook has a row.
+    ``lang="fr"`` (a French notebook): the bold status is followed by the French ledger's status in italics,
+    ``**True.** *(Vrai.)*``."""
     from .prose import verdict_rows
 
     def norm(s: str) -> str:
@@ -333,6 +381,12 @@ def verdict_problems(path: str | Path) -> list[str]:
             if status is None or norm(status) != norm(claim.status or ""):
                 problems.append(f"{path.name}: {key}'s verdict is **{status}** here but "
                                 f"'{claim.status}' in the ledger (course_lib/lessons/claims.py)")
+            if lang == "fr":
+                found = _FRENCH_STATUS.match(row.strip().strip("|").split("|")[-1])
+                french = _judged(claim, "fr")[0]
+                if found is None or norm(found.group(1)) != norm(french or ""):
+                    problems.append(f"{path.name}: {key}'s French verdict is *({found and found.group(1)})* here "
+                                    f"but '{french}' in the French ledger ({LEDGER_FILE['fr']})")
     for claim in CLAIMS:
         if claim.notebook == path.name and claim.key not in seen:
             problems.append(f"{path.name}: the ledger gives {claim.key} to this notebook, but its Verdict table has "
@@ -342,14 +396,18 @@ def verdict_problems(path: str | Path) -> list[str]:
 
 @dataclass
 class Ledger:
-    """The ledger as a table (HTML in Jupyter; a short summary line as text, so nbval compares little)."""
+    """The ledger as a table (HTML in Jupyter; a short summary line as text, so nbval compares little), in the
+    language of the moment when it is shown."""
 
     claims: tuple[Claim, ...]
 
     def __repr__(self) -> str:
-        judged = sum(1 for c in self.claims if c.verdict)
-        return (f"Claim ledger: {len(self.claims)} claims from the Q&A, {judged} with a verdict today, "
-                f"{len(self.claims) - judged} still to be tested")
+        n = len(self.claims)
+        judged = sum(1 for c in self.claims if in_language(c).verdict)
+        return ngettext("Claim ledger: {n} claim from the Q&A, {judged} with a verdict today, {left} still to be "
+                        "tested",
+                        "Claim ledger: {n} claims from the Q&A, {judged} with a verdict today, {left} still to be "
+                        "tested", n).format(n=n, judged=judged, left=n - judged)
 
     def _repr_html_(self) -> str:
         def e(s: str) -> str:
@@ -357,17 +415,18 @@ class Ledger:
 
         cell = "padding:4px 8px;text-align:left;vertical-align:top"  # JupyterLab right-aligns table cells
         rows = []
-        for c in self.claims:
+        for c in map(in_language, self.claims):
             nb = c.notebook
-            status = e(c.status) if c.status else "<i>not written yet</i>"
-            verdict = e(c.verdict) if c.verdict else f"<i>to be tested in {e(nb[:2])}</i>"
+            status = e(c.status) if c.status else f"<i>{e(_('not written yet'))}</i>"
+            verdict = e(c.verdict) if c.verdict else f"<i>{e(_('to be tested in {nb}').format(nb=nb[:2]))}</i>"
             rows.append(
                 "<tr style='vertical-align:top'>"
                 f"<td style='{cell}'><b>{e(c.key)}</b></td>"
-                f"<td style='{cell}'>“{e(c.quote)}”<br><small>{e(c.answer)} — {e(c.plain)}</small></td>"
+                f"<td style='{cell}'>{_('“{quote}”').format(quote=e(c.quote))}<br>"
+                f"<small>{e(_(c.answer))} — {e(c.plain)}</small></td>"
                 f"<td style='{cell}'><a href='{e(nb)}'>{e(nb[:2])}</a></td>"
                 f"<td style='{cell}'><b>{status}</b><br>{verdict}</td></tr>")
-        head = "".join(f"<th style='{cell}'>{h}</th>" for h in ("#", "claim", "tested in", "verdict today"))
+        head = "".join(f"<th style='{cell}'>{e(_(h))}</th>" for h in HEADERS)
         head = f"<tr>{head}</tr>"
         # One folded table per part of the Q&A: 25 rows at once were a wall taller than two screens.
         groups: dict[str, list[str]] = {}
@@ -377,12 +436,13 @@ class Ledger:
         for answer, group in groups.items():
             keys = [c.key for c in self.claims if c.answer == answer]
             span = keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}"
-            parts.append(f"<details style='margin:2px 0'><summary style='cursor:pointer'><b>{e(answer)}</b>: "
-                         f"{len(group)} claim{'s' if len(group) != 1 else ''} ({e(span)})</summary>"
+            title = ngettext("<b>{part}</b>: {n} claim ({span})", "<b>{part}</b>: {n} claims ({span})",
+                             len(group)).format(part=e(_(answer)), n=len(group), span=e(span))
+            parts.append(f"<details style='margin:2px 0'><summary style='cursor:pointer'>{title}</summary>"
                          f"<table style='border-collapse:collapse'>{head}{''.join(group)}</table></details>")
-        return (f"<div style='font-size:14px'>{''.join(parts)}"
-                f"<p><small>Open a part to read its claims. Quotes: {e(SOURCE)}. Verdicts: TensorFlow 2.21, "
-                "PyTorch 2.13, measured in the notebooks.</small></p></div>")
+        footer = _("Open a part to read its claims. Quotes: {source}. Verdicts: TensorFlow 2.21, PyTorch 2.13, "
+                   "measured in the notebooks.").format(source=e(_(SOURCE)))
+        return f"<div style='font-size:14px'>{''.join(parts)}<p><small>{footer}</small></p></div>"
 
 
 def ledger() -> Ledger:
