@@ -30,10 +30,7 @@ FRENCH = sorted(FR.glob("*.ipynb"))
 #: French Verdict rows (outside a claim's own notebook) whose French status is worded differently from the claim's
 #: own notebook, which the French ledger copies. Strict: once the notebook is reworded, its test fails until the
 #: entry is taken off, so this can only shrink.
-FRENCH_STATUS_ELSEWHERE = {
-    "04_side_by_side.ipynb": {"A3.3"},  # « Vrai, c'est toujours ainsi que TensorFlow livre ses modèles. » (02: les)
-    "08_where_we_are_today.ipynb": {"A1.4"},  # « …, qui vaut désormais pour les deux frameworks. » (05: vraie…des)
-}
+FRENCH_STATUS_ELSEWHERE: dict[str, set[str]] = {}
 
 
 def pieces(quote: str) -> list[str]:

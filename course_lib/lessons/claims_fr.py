@@ -91,7 +91,7 @@ CLAIMS: dict[str, Words] = {
         "choses plus rapides, mais elle dissuade aussi les gens de modifier le programme trop souvent.",
         "Les graphes statiques se comportent comme du code compilé, les graphes dynamiques comme du code "
         "interprété.",
-        "une bonne analogie, vraie désormais des deux frameworks",
+        "une bonne analogie, qui vaut désormais pour les deux frameworks",
         "Tous deux partent par défaut de l'interpréteur (TensorFlow 2 et PyTorch en mode immédiat) et offrent un "
         "compilateur (tf.function, torch.compile) ; la compilation devient rentable au bout d'un nombre mesurable "
         "d'exécutions sur un grand graphe, jamais sur un tout petit. (Le notebook 04 montre ce que fait le "
