@@ -16,6 +16,7 @@ import pytest
 from course_lib import dynamic as dy
 from course_lib import expr, ops
 from course_lib import static as st
+from course_lib.i18n import message_of
 
 
 def _softplus(a):
@@ -83,17 +84,20 @@ def test_a_registered_op_reaches_pytorch_through_its_table_name(softplus):
 
 
 def test_an_unknown_op_is_named_in_the_error():
-    with pytest.raises(ValueError, match="unknown op 'softsign'"):
+    with pytest.raises(ValueError) as info:
         dy.apply("softsign", 1.0)
-    with st.Graph().as_default(), pytest.raises(ValueError, match="unknown op 'softsign'"):
+    assert message_of(info.value).msgid is ops.UNKNOWN_OP and message_of(info.value).values["name"] == "softsign"
+    with st.Graph().as_default(), pytest.raises(ValueError) as info:
         st.apply("softsign", 1.0)
+    assert message_of(info.value).msgid is ops.UNKNOWN_OP and message_of(info.value).values["name"] == "softsign"
     with pytest.raises(AttributeError):
         _ = st.softsign
 
 
 def test_op_names_must_be_identifiers():
-    with pytest.raises(ValueError, match="identifier"):
+    with pytest.raises(ValueError) as info:
         ops.register(ops.Op("soft plus", 1, np.exp))
+    assert message_of(info.value).msgid is ops.NOT_IDENTIFIER and message_of(info.value).values == {"name": "soft plus"}
 
 
 def test_broadcasting_is_undone_by_sum_to():
@@ -101,8 +105,10 @@ def test_broadcasting_is_undone_by_sum_to():
     np.testing.assert_array_equal(ops.sum_to(g, np.zeros((1, 3))), [[3.0, 5.0, 7.0]])
     np.testing.assert_array_equal(ops.sum_to(g, np.zeros(3)), [3.0, 5.0, 7.0])
     assert ops.sum_to(g, np.float64(0.0)) == 15.0
-    with pytest.raises(ops.ShapeError, match=r"add: shapes \(2, 3\) and \(2,\) cannot be broadcast"):
+    with pytest.raises(ops.ShapeError) as info:
         ops.broadcast_shapes("add", [(2, 3), (2,)])
+    assert message_of(info.value).msgid is ops.BROADCAST
+    assert message_of(info.value).values == {"op": "add", "shapes": "(2, 3) and (2,)"}
 
 
 def test_every_function_has_a_local_derivative_and_framework_names():

@@ -7,6 +7,7 @@ import pytest
 
 from course_lib import expr, programs, trace
 from course_lib.graph import Graph
+from course_lib.i18n import message_of
 
 PHASE_ORDER = ("build", "run", "backward")
 
@@ -49,13 +50,18 @@ def test_traces_of_a_branch_differ_per_input_only_in_define_by_run():
 
 
 def test_trace_errors():
-    with pytest.raises(ValueError, match="unknown style"):
+    with pytest.raises(ValueError) as info:
         trace.record(programs.affine_sin, "lazy", {"x": 1.0, "w": 1.0})
-    with pytest.raises(ValueError, match="no value given for w"):
+    assert message_of(info.value).msgid is trace.UNKNOWN_STYLE and message_of(info.value).values["style"] == "lazy"
+    with pytest.raises(ValueError) as info:
         trace.record(programs.affine_sin, "define-by-run", {"x": 1.0})
+    assert message_of(info.value).msgid is trace.NO_VALUE_GIVEN
+    assert message_of(info.value).values == {"missing": "w", "example": "inputs={x, w...}"}
     t = trace.record(programs.affine_sin, "define-by-run", {"x": 1.0, "w": 1.0})
-    with pytest.raises(IndexError, match="outside"):
+    with pytest.raises(IndexError) as info:
         t.state(len(t) + 1)
+    assert message_of(info.value).msgid is trace.STEP_OUTSIDE
+    assert message_of(info.value).values == {"step": len(t) + 1, "last": len(t)}
 
 
 def test_trace_of_a_typed_expression():
