@@ -76,3 +76,15 @@ def test_the_presenter_theme_enlarges_every_word() -> None:
         before, after = font_sizes(getattr(small, part).value), font_sizes(getattr(big, part).value)
         assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after)), part
     assert int(big.add_button.style.font_size.removesuffix("px")) > int(small.add_button.style.font_size.removesuffix("px"))
+
+
+def test_bad_arguments_say_which_message() -> None:
+    from course_lib.lessons import compile_explorer
+    from course_lib.widgets.base import said_ids
+
+    e = CompileExplorer(ops=3, timings="no")
+    assert said_ids(e) == [compile_explorer.TIMINGS_NOT_BOOL] and e.timings is True
+    e.run_many(-5)
+    assert said_ids(e) == [compile_explorer.RUN_MANY_BAD] and e.shown[0].values["k"] == "-5" and e.runs == 1
+    e.run_many(5)
+    assert e.runs == 6

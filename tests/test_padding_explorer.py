@@ -86,3 +86,13 @@ def test_the_presenter_theme_enlarges_every_word() -> None:
     for part in ("summary", "static_title", "dynamic_title"):
         before, after = font_sizes(getattr(small, part).value), font_sizes(getattr(big, part).value)
         assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after)), part
+
+
+def test_a_wrong_rnn_is_refused_with_a_course_message() -> None:
+    from course_lib.i18n import message_of
+    from course_lib.lessons import padding_explorer
+
+    with pytest.raises(TypeError) as info:
+        PaddingExplorer(rnn=3)
+    assert message_of(info.value).msgid is padding_explorer.RNN_NOT_TINY
+    assert message_of(info.value).values == {"type": "int", "rnn": "3"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from course_lib.i18n import message_of
 from course_lib.lessons import fold, tree_rnn, trees
 from course_lib.lessons.tree_rnn import CELL_OPS, ShapeCache, TreeRNN, graph_view, recorded_ops
 
@@ -87,8 +88,11 @@ def test_define_then_run_needs_a_graph_per_shape(net: TreeRNN) -> None:
     assert cache.compiles == 3
     g = cache.graph_for(trees.parse("((x y) z)"))
     assert g.op_count == CELL_OPS * 2
-    with pytest.raises(ValueError, match="built for trees shaped"):
+    with pytest.raises(ValueError) as info:
         g.run(trees.parse("(x (y z))"))
+    said = message_of(info.value)
+    assert said.msgid is tree_rnn.WRONG_SHAPE
+    assert said.values == {"shape": "((* *) *)", "text": "(x (y z))", "other": "(* (* *))"}
 
 
 def test_single_word_has_no_cell(net: TreeRNN) -> None:
@@ -146,8 +150,19 @@ def test_one_static_graph_compiled_once_runs_every_batch(net: TreeRNN) -> None:
         assert np.allclose(g.run(b), [net.reference(t) for t in b])
     assert g.session.compile_count == 1
     assert g.op_count == fold.LEVEL_OPS * 6 + 1
-    with pytest.raises(ValueError, match="needs 8 levels"):
+    with pytest.raises(ValueError) as info:
         g.run([trees.parse("(a (b (c (d (e (f (g (h i))))))))")])
+    assert message_of(info.value).msgid is fold.TOO_MANY_LEVELS
+    assert message_of(info.value).values == {"needed": 8, "levels": 6}
+
+
+def test_sizes_below_one_are_refused() -> None:
+    with pytest.raises(ValueError) as info:
+        TreeRNN(dim=0)
+    assert message_of(info.value).msgid is tree_rnn.DIM_TOO_SMALL
+    with pytest.raises(ValueError) as info:
+        fold.FoldGraph(TreeRNN(), max_levels=0)
+    assert message_of(info.value).msgid is fold.MAX_LEVELS_TOO_SMALL
 
 
 def test_picture_clusters_by_tree_and_labels_levels() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.lessons import fold, tree_rnn, tree_widgets
+from course_lib.lessons import fold, tree_rnn, tree_widgets, trees
+from course_lib.widgets.base import said_ids
 
 
 def test_tree_explorer_follows_the_typed_tree() -> None:
@@ -22,14 +23,28 @@ def test_tree_explorer_shows_errors_inline_and_keeps_the_last_graph() -> None:
     e = tree_widgets.TreeExplorer("((the cat) sat)")
     before = e.picture.value
     e.set_text("((the cat) sat")
-    assert "Problem" in e.message.value and "never closed" in e.message.value and "^" in e.message.value
+    assert said_ids(e) == [trees.NEVER_CLOSED] and "^" in e.message.value
     assert e.picture.value == before and e.error.startswith("this '(' is never closed")
     e.set_text("")
-    assert "empty" in e.message.value
+    assert said_ids(e) == [trees.EMPTY]
     e.set_text(42)
-    assert "is text" in e.message.value
+    assert said_ids(e) == [tree_widgets.NOT_TEXT] and e.shown[0].values["type"] == "int"
     e.set_text("(big dog)")
     assert e.message.value == "" and e.error == "" and "2 words" in repr(e)
+
+
+def test_tree_explorer_shows_a_parse_error_with_its_column_hint_and_the_graph_kept() -> None:
+    """The English text of the message box, end to end, once."""
+    e = tree_widgets.TreeExplorer("((the cat) sat)")
+    e.set_text("(a b))")
+    assert ("this ')' closes nothing (column 6)\n(a b))\n     ^\nHint: Remove it, or add a '(' before it\n"
+            "(The graph below is still that of ((the cat) sat).)") in e.message.value.replace("&#x27;", "'")
+
+
+def test_an_unknown_view_is_said_and_the_first_view_drawn() -> None:
+    e = tree_widgets.TreeExplorer("((the cat) sat)", view="nope")
+    assert said_ids(e) == [tree_widgets.UNKNOWN_VIEW] and e.view.value == tree_widgets.VIEWS[0]
+    assert e.shown[0].values["view"] == "'nope'"
 
 
 def test_tree_explorer_views() -> None:
@@ -45,7 +60,7 @@ def test_batching_explorer_counts_and_caps_the_picture() -> None:
     assert "<svg" in b.picture.value
     b.n_trees.value = 40
     assert b.counts is not None and b.counts.trees == 40
-    assert "too many to draw" in b.picture.value
+    assert "too many to draw" in b.picture.value and "<svg" not in b.picture.value
     assert b.counts.by_depth == 8 * b.counts.levels + 1 and b.counts.per_node == 4 * b.counts.phrases
 
 

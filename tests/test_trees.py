@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from course_lib.i18n import message_of
 from course_lib.lessons import trees
 from course_lib.lessons.trees import Tree, TreeError, parse
 
@@ -31,30 +32,41 @@ def test_spacing_and_top_level_items() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "words", "position"),
+    ("text", "said", "values", "hint", "position"),
     [
-        ("", "empty", None),
-        ("   ", "empty", None),
-        ("(the cat", "never closed", 0),
-        ("((the cat) sat", "never closed", 0),
-        ("(a (b c)", "never closed", 0),
-        ("(a b))", "closes nothing", 5),
-        (")", "closes nothing", 0),
-        ("(a () b)", "empty brackets", 3),
-        ("(" * 31 + "a" + ")" * 31, "deeper than 30", 30),
-        (" ".join(["w"] * 65), "more than 64 words", 128),
-        ("x" * 41, "longer than 40", 0),
+        ("", trees.EMPTY, {}, trees.EMPTY_HINT, None),
+        ("   ", trees.EMPTY, {}, trees.EMPTY_HINT, None),
+        ("(the cat", trees.NEVER_CLOSED, {}, trees.NEVER_CLOSED_HINT, 0),
+        ("((the cat) sat", trees.NEVER_CLOSED, {}, trees.NEVER_CLOSED_HINT, 0),
+        ("(a (b c)", trees.NEVER_CLOSED, {}, trees.NEVER_CLOSED_HINT, 0),
+        ("(a b))", trees.CLOSES_NOTHING, {}, trees.CLOSES_NOTHING_HINT, 5),
+        (")", trees.CLOSES_NOTHING, {}, trees.CLOSES_NOTHING_HINT, 0),
+        ("(a () b)", trees.EMPTY_BRACKETS, {}, trees.EMPTY_BRACKETS_HINT, 3),
+        ("(" * 31 + "a" + ")" * 31, trees.TOO_DEEP, {"max_depth": 30}, trees.TOO_DEEP_HINT, 30),
+        (" ".join(["w"] * 65), trees.TOO_MANY_WORDS, {"max_words": 64}, trees.TOO_MANY_WORDS_HINT, 128),
+        ("x" * 41, trees.WORD_TOO_LONG, {"max_word": 40}, trees.WORD_TOO_LONG_HINT, 0),
+        ("(a b\x07)", trees.CONTROL_CHARACTER, {}, trees.CONTROL_CHARACTER_HINT, 3),
     ],
 )
-def test_errors_say_what_and_where(text: str, words: str, position: int | None) -> None:
+def test_errors_say_what_and_where(text: str, said: str, values: dict, hint: str, position: int | None) -> None:
+    """Which message was said (and its values), its hint and its column: not English words, which change with
+    the language."""
     with pytest.raises(TreeError) as info:
         parse(text)
     err = info.value
-    assert words in err.message
+    assert message_of(err).msgid is said and message_of(err).values == values
+    assert err.message == message_of(err)  # the text shown is the message said
+    assert err.hint.msgid is hint
     assert err.position == position
-    assert err.hint
     if position is not None:
         assert err.pointer(text).splitlines()[-1] == " " * position + "^"
+
+
+def test_the_english_text_of_an_error_is_unchanged() -> None:
+    """One end-to-end check of the English words (the doctest of the module has another)."""
+    with pytest.raises(TreeError) as info:
+        parse("(a b))")
+    assert str(info.value) == "this ')' closes nothing at column 6. Remove it, or add a '(' before it"
 
 
 def test_inner_unclosed_bracket_points_at_the_innermost_open_one() -> None:
@@ -64,8 +76,9 @@ def test_inner_unclosed_bracket_points_at_the_innermost_open_one() -> None:
 
 
 def test_not_text_is_refused() -> None:
-    with pytest.raises(TreeError, match="is text"):
+    with pytest.raises(TreeError) as info:
         parse(42)  # type: ignore[arg-type]
+    assert message_of(info.value).msgid is trees.NOT_TEXT and message_of(info.value).values == {"type": "int"}
 
 
 def test_no_eval_reaches_python() -> None:
@@ -102,10 +115,12 @@ def test_deep_trees_need_no_recursion() -> None:
 
 
 def test_a_tree_is_a_leaf_or_a_phrase() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as info:
         Tree()
-    with pytest.raises(ValueError):
+    assert message_of(info.value).msgid is trees.LEAF_OR_PHRASE
+    with pytest.raises(ValueError) as info:
         Tree(word="a", children=(Tree(word="b"),))
+    assert message_of(info.value).msgid is trees.LEAF_OR_PHRASE
 
 
 def test_random_trees_and_word_vectors_are_deterministic() -> None:
@@ -113,8 +128,9 @@ def test_random_trees_and_word_vectors_are_deterministic() -> None:
     assert a[0] == a[1] and len(a[0].words) == 6 and len(set(a[0].words)) == 6
     assert np.array_equal(trees.word_vector("cat", 4), trees.word_vector("cat", 4))
     assert not np.allclose(trees.word_vector("cat", 4), trees.word_vector("dog", 4))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as info:
         trees.random_tree(0, np.random.default_rng(0))
+    assert message_of(info.value).msgid is trees.NO_WORDS
 
 
 def test_nested_pairs_follow_the_binarized_tree() -> None:

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from .. import render
+from ..i18n import N_, ngettext, number, say
+from ..i18n import gettext as _
 from ..measure import fmt_seconds, measure
 from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number
 from ..widgets.base import ipywidgets as W
@@ -38,6 +40,11 @@ MAX_OPS = 512  # the largest ops slider: beyond it a rebuild takes seconds and t
 #: px of the widget above its graph: the heading, the slider and buttons, the counts
 GRAPH_TOP = 230
 
+TIMINGS_NOT_BOOL = N_("timings={timings} is not True or False: pass timings=True to measure, False for the counts "
+                      "alone (the widget measures for now).")
+RUN_MANY_BAD = N_("run_many(k={k}): k must be a whole number of runs from 0 to {most}; nothing was run. Pass e.g. "
+                  "run_many(100).")
+
 
 class CompileExplorer(CourseWidget):
     """Ops slider + two buttons; shows the graph, the counts, the plan source and (optionally) timings."""
@@ -51,26 +58,25 @@ class CompileExplorer(CourseWidget):
         ops, problem = read_number(ops, "ops", min(6, max_ops), whole=True, low=1, high=max_ops)
         problems.append(problem)
         if not isinstance(timings, (bool, np.bool_)):
-            problems.append(f"timings={timings!r:.40} is not True or False: pass timings=True to measure, False "
-                            "for the counts alone (the widget measures for now).")
+            problems.append(say(TIMINGS_NOT_BOOL, timings=f"{timings!r:.40}"))
             timings = True
         self.timings = bool(timings)
         self._uid = next(_ids)
-        self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops, description="ops in the graph",
+        self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops, description=_("ops in the graph"),
                                continuous_update=False, style={"description_width": "initial"},
                                layout=W.Layout(width="min(100%, 480px)", height="36px"))
         big = W.Layout(height="40px", width="auto", min_width="200px", margin="2px 8px")
-        self.add_button = W.Button(description="add a node, then run", tooltip="the graph changes: compile again",
+        self.add_button = W.Button(description=_("add a node, then run"), tooltip=_("the graph changes: compile again"),
                                    layout=big, style=self.button_style())
-        self.run_button = W.Button(description="run it 100 times", tooltip="same graph, same plan: no compile",
+        self.run_button = W.Button(description=_("run it 100 times"), tooltip=_("same graph, same plan: no compile"),
                                    layout=big, style=self.button_style())
         self.stats, self.picture, self.source = W.HTML(), W.HTML(), W.HTML()
         self.picture.layout = W.Layout(min_height="120px", width="100%")
         self.ops.observe(self._on_ops, "value")
         self.add_button.on_click(self._on_add)
         self.run_button.on_click(self._on_run)
-        self.children = [self.html("<b>Compile explorer</b>: change the graph, or just run it again, and watch the "
-                                   "compile count", "heading"),
+        self.children = [self.html(_("<b>Compile explorer</b>: change the graph, or just run it again, and watch the "
+                                     "compile count"), "heading"),
                          W.HBox([self.ops, self.add_button, self.run_button],
                                 layout=W.Layout(flex_flow="row wrap", align_items="center")),
                          self.message, self.stats, self.picture, self.source]
@@ -111,11 +117,10 @@ class CompileExplorer(CourseWidget):
         """Run the current output ``k`` times: the cached plan is reused, nothing is compiled."""
         got, problem = read_number(k, "k", 0, whole=True, low=0, high=MAX_RUNS)
         if problem:
-            self.show_error(f"run_many(k={k!r:.40}): k must be a whole number of runs from 0 to {MAX_RUNS:,}; "
-                            "nothing was run. Pass e.g. run_many(100).")
+            self.show_error(say(RUN_MANY_BAD, k=f"{k!r:.40}", most=number(MAX_RUNS, spec=",")))
             return
         k = int(got)
-        for _ in range(k):
+        for _run in range(k):
             self.chain.run()
         self.runs += k
         self._show()
@@ -162,15 +167,17 @@ class CompileExplorer(CourseWidget):
 
     def _show(self) -> None:
         c = self.chain
-        rows = [("nodes in the graph", str(self.nodes)), ("times compiled (Session.compile_count)", str(self.compiles)),
-                ("runs of the graph", f"{self.runs:,}")]
+        rows = [(_("nodes in the graph"), str(self.nodes)),
+                (_("times compiled (Session.compile_count)"), str(self.compiles)),
+                (_("runs of the graph"), number(self.runs, spec=","))]
         if self._times:
             t = self._times
             be = break_even(t["compile"], t["static run"], t["dynamic run"])
-            rows += [("compile (measured now)", fmt_seconds(t["compile"])),
-                     ("one compiled run", fmt_seconds(t["static run"])),
-                     ("one run of the dynamic engine (records the graph each time)", fmt_seconds(t["dynamic run"])),
-                     ("compiling pays off after", "never" if be is None else f"{be:,} {render.noun(be, 'run')}")]
+            rows += [(_("compile (measured now)"), fmt_seconds(t["compile"])),
+                     (_("one compiled run"), fmt_seconds(t["static run"])),
+                     (_("one run of the dynamic engine (records the graph each time)"), fmt_seconds(t["dynamic run"])),
+                     (_("compiling pays off after"), _("never") if be is None else
+                      ngettext("{n} run", "{n} runs", be).format(n=number(be, spec=",")))]
         body = "".join(f'<tr><td style="padding:2px 12px">{esc(a)}</td><td style="padding:2px 12px">'
                        f"<b>{esc(b)}</b></td></tr>" for a, b in rows)
         self.stats.value = f'<table style="font-size:{self.sizes.ui}px;border-collapse:collapse">{body}</table>'
@@ -180,10 +187,12 @@ class CompileExplorer(CourseWidget):
                                            max_height=fit_height(GRAPH_TOP))
         lines = c.session.last_plan.source().splitlines() if c.session.last_plan else []
         if len(lines) > SOURCE_LINES:
-            more = render.plural(len(lines) - SOURCE_LINES + 1, "more line")
+            hidden = len(lines) - SOURCE_LINES + 1
+            more = ngettext("{n} more line", "{n} more lines", hidden).format(n=hidden)
             lines = lines[: SOURCE_LINES - 3] + [f"    # … {more} …"] + lines[-2:]
-        self.source.value = (f'<div style="font-size:{self.sizes.ui}px;margin-top:6px"><b>The plan the last compile '
-                             "generated</b> (straight-line Python, run on every <code>Session.run</code> until the "
-                             f'graph changes):</div><pre style="font-size:{self.sizes.mono}px;line-height:1.3;'
+        self.source.value = (f'<div style="font-size:{self.sizes.ui}px;margin-top:6px">'
+                             + _("<b>The plan the last compile generated</b> (straight-line Python, run on every "
+                                 "<code>Session.run</code> until the graph changes):")
+                             + f'</div><pre style="font-size:{self.sizes.mono}px;line-height:1.3;'
                              f'border:1px solid #CCC;padding:6px;max-height:24em;overflow:auto">'
                              f"{esc(chr(10).join(lines))}</pre>")

@@ -47,6 +47,8 @@ import numpy as np
 from .. import dynamic as dy
 from .. import graph as ir
 from .. import static as st
+from ..i18n import N_, say
+from ..i18n import gettext as _
 from .tree_rnn import CELL_OPS, TreeRNN, recorded_ops
 from .trees import Tree
 
@@ -55,6 +57,10 @@ __all__ = ["LEVEL_OPS", "FoldGraph", "OpCounts", "Schedule", "op_counts", "pictu
 
 #: ops per level of the batched loop: 2 gathers, 2 matmuls, add, tanh, scatter, add
 LEVEL_OPS = 8
+
+MAX_LEVELS_TOO_SMALL = N_("max_levels must be at least 1")
+TOO_MANY_LEVELS = N_("this batch needs {needed} levels but the graph was built for {levels}; build FoldGraph(net, "
+                     "max_levels={needed}) -- like padding, a static graph has a maximum size")
 
 
 @dataclass
@@ -194,7 +200,7 @@ class FoldGraph:
 
     def __init__(self, net: TreeRNN, max_levels: int) -> None:
         if max_levels < 1:
-            raise ValueError("max_levels must be at least 1")
+            raise ValueError(say(MAX_LEVELS_TOO_SMALL))
         self.net, self.max_levels = net, max_levels
         self.graph = st.Graph(f"fold, {max_levels} levels")
         self.sel: list[tuple[st.Tensor, st.Tensor, st.Tensor]] = []
@@ -216,9 +222,7 @@ class FoldGraph:
         """Feed one batch (its schedule as matrices) and run; trees taller than ``max_levels`` are refused."""
         s = schedule(trees)
         if s.max_height > self.max_levels:
-            raise ValueError(f"this batch needs {s.max_height} levels but the graph was built for {self.max_levels}; "
-                             f"build FoldGraph(net, max_levels={s.max_height}) -- like padding, a static graph has a "
-                             "maximum size")
+            raise ValueError(say(TOO_MANY_LEVELS, needed=s.max_height, levels=self.max_levels))
         feeds: dict[Any, np.ndarray] = {self.H0: s.leaf_matrix(self.net), self.roots: s.root_selection()}
         for k, (S_L, S_R, P) in enumerate(self.sel, start=1):
             feeds[S_L], feeds[S_R], feeds[P] = s.selections(k)
@@ -233,16 +237,17 @@ class FoldGraph:
 def picture(trees: list[Tree]) -> ir.Graph:
     """The batch as one graph for drawing: each tree in its own cluster (``tree 2``), each phrase labelled with its
     level (``level 2``). Drawn bottom-up, a node's row is its level (words at the bottom), so one row across all the
-    trees is one batched cell."""
+    trees is one batched cell. Those two words are labels of the drawing, in the language of the moment (French:
+    ``arbre 2``, ``niveau 2``)."""
     s = schedule(trees)
     g = ir.Graph("dynamic batching by depth")
     made: list[ir.Node] = []
     for i in range(s.n_nodes):
-        tree = f"tree {s.tree[i] + 1}"
+        tree = _("tree {n}").format(n=s.tree[i] + 1)
         if s.words[i] is not None:
             made.append(g.add("word", name=f"{tree}/{s.words[i]}", kind="input", scope=tree))
         else:  # op = the label; the renderer hides the _1, _2 suffixes of repeated names
-            level = f"level {s.height[i]}"
+            level = _("level {n}").format(n=s.height[i])
             made.append(g.add(level, [made[s.left[i]], made[s.right[i]]], name=f"{tree}/{level}", scope=tree))
     g.mark_output(*[made[r] for r in s.roots])
     return g

@@ -19,16 +19,19 @@ True
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from .. import render
+from ..i18n import N_, ngettext, number, say
+from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number
 from ..widgets.base import ipywidgets as W
 from . import sequences as sq
 
-__all__ = ["PaddingExplorer"]
+__all__ = ["PaddingExplorer", "wider"]
 
 _ids = itertools.count(1)
 MAX_SENTENCES, MAX_MEAN, MAX_SPREAD = 40, 30, 20  # beyond these the grid and the graphs no longer fit the page
@@ -36,6 +39,23 @@ MAX_SENTENCES, MAX_MEAN, MAX_SPREAD = 40, 30, 20  # beyond these the grid and th
 
 #: px over each unrolled graph when it is scrolled to the top of the screen: its two-line title
 GRAPH_TITLE = 70
+
+RNN_NOT_TINY = N_("PaddingExplorer's rnn must be a sequences.TinyRNN (e.g. sequences.TinyRNN.make()), or None for "
+                  "the course's own; got {type} {rnn}")
+
+
+def wider(size: float, unit: str, labels: Iterable[str]) -> str:
+    """A control's size (a description width), chosen by eye for its English ``labels`` (message ids), widened as
+    much as their longest translation is longer: controls of the lessons' widgets keep their English sizes, and a
+    French word is not cut short (``écart des longueurs`` where ``length spread`` was).
+
+    >>> wider(8.7, "em", ["length spread", "buckets"])
+    '8.7em'
+    """
+    labels = list(labels)
+    english = max((len(t) for t in labels), default=0)
+    shown = max((len(_(t)) for t in labels), default=0)
+    return f"{round(size * max(1.0, shown / english if english else 1.0), 1):g}{unit}"
 
 
 class PaddingExplorer(CourseWidget):
@@ -46,8 +66,7 @@ class PaddingExplorer(CourseWidget):
                  ) -> None:
         super().__init__(theme=theme)
         if rnn is not None and not isinstance(rnn, sq.TinyRNN):
-            raise TypeError(f"PaddingExplorer's rnn must be a sequences.TinyRNN (e.g. sequences.TinyRNN.make()), or "
-                            f"None for the course's own; got {type(rnn).__name__} {rnn!r:.40}")
+            raise TypeError(say(RNN_NOT_TINY, type=type(rnn).__name__, rnn=f"{rnn!r:.40}"))
         self.rnn = rnn or sq.TinyRNN.make()
         problems: list[str] = []
 
@@ -63,14 +82,15 @@ class PaddingExplorer(CourseWidget):
         sentence = read(sentence, "sentence", 1, 1, self.n)
         self._uid = next(_ids)
         self._static: dict[int, tuple[sq.StaticUnroll, str]] = {}  # T -> (graph + session, its picture)
-        style = {"description_width": "8.7em"}
+        labels = (N_("length spread"), N_("buckets"), N_("draw sentence"))
+        style = {"description_width": wider(8.7, "em", labels)}  # the three sliders start at one line
         size = W.Layout(width="min(100%, 480px)", height="36px")
         self.spread = W.IntSlider(value=int(np.clip(spread, 0, max_spread)), min=0, max=max_spread,
-                                  description="length spread", style=style, layout=size)
-        self.buckets = W.IntSlider(value=int(np.clip(buckets, 1, 4)), min=1, max=4, description="buckets",
+                                  description=_(labels[0]), style=style, layout=size)
+        self.buckets = W.IntSlider(value=int(np.clip(buckets, 1, 4)), min=1, max=4, description=_(labels[1]),
                                    style=style, layout=size)
         self.sentence = W.IntSlider(value=int(np.clip(sentence, 1, self.n)), min=1, max=self.n,
-                                    description="draw sentence", style=style, layout=size)
+                                    description=_(labels[2]), style=style, layout=size)
         self.summary, self.grid = W.HTML(), W.HTML()
         self.static_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
         self.dynamic_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
@@ -80,14 +100,14 @@ class PaddingExplorer(CourseWidget):
         half = W.Layout(width="50%", min_width="0")
         graphs = W.HBox([W.VBox([self.static_title, self.static_view], layout=half),
                          W.VBox([self.dynamic_title, self.dynamic_view], layout=half)], layout=W.Layout(width="100%"))
-        key = self.html("Each box is one time step (its nodes counted inside); <i>dashed</i>: defined in the graph, "
-                        "no value kept; <i>filled with ✓</i>: recorded while it ran, value shown. The static step has "
-                        "more nodes: the mask that keeps a finished sentence's state.", "small", "color:#333")
+        key = self.html(_("Each box is one time step (its nodes counted inside); <i>dashed</i>: defined in the graph, "
+                          "no value kept; <i>filled with ✓</i>: recorded while it ran, value shown. The static step "
+                          "has more nodes: the mask that keeps a finished sentence's state."), "small", "color:#333")
         # the sliders beside the grid they change, then the counts: on a projector the sliders and the grid are
         # on the screen together; each graph below scales to a screen's height when scrolled to
         sliders = W.VBox([self.spread, self.buckets, self.sentence], layout=W.Layout(flex="0 1 480px", min_width="0"))
         self.grid.layout = W.Layout(flex="1 1 360px", min_width="0")
-        self.children = [self.html("<b>Padding explorer</b>: make the sentences more unequal, then bucket them",
+        self.children = [self.html(_("<b>Padding explorer</b>: make the sentences more unequal, then bucket them"),
                                    "heading"),
                          W.HBox([sliders, self.grid], layout=W.Layout(flex_flow="row wrap", align_items="center")),
                          self.message, self.summary, graphs, key]
@@ -160,33 +180,54 @@ class PaddingExplorer(CourseWidget):
         c = self.counts()
         z = self.sizes
         title = f'<div style="font-size:{z.title}px;font-weight:bold;margin-top:6px">'
-        self.static_title.value = (f"{title}Define-then-run: ONE graph of {render.plural(T, 'step')} (the longest "
-                                   "sentence) for "
-                                   "every sentence</div>")
-        self.dynamic_title.value = (f"{title}Define-by-run: the graph recorded for sentence {k} has "
-                                    f"{render.plural(lens[k - 1], 'step')}</div>"
-                                    f'<div style="font-size:{z.small}px">“{esc(sentences[k - 1])}”</div>')
+        self.static_title.value = title + ngettext(
+            "Define-then-run: ONE graph of {n} step (the longest sentence) for every sentence",
+            "Define-then-run: ONE graph of {n} steps (the longest sentence) for every sentence", T).format(n=T) + "</div>"
+        self.dynamic_title.value = (title + ngettext("Define-by-run: the graph recorded for sentence {k} has {n} step",
+                                                     "Define-by-run: the graph recorded for sentence {k} has {n} steps",
+                                                     lens[k - 1]).format(k=k, n=lens[k - 1]) + "</div>"
+                                    f'<div style="font-size:{z.small}px">'
+                                    + _("“{sentence}”").format(sentence=esc(sentences[k - 1])) + "</div>")
         self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid",
                                       scale=self.sizes.ui / 12)  # its 12 px words as large as the widget's
+        self.summary.value = self._summary(c, lens, len(groups), T)
+
+    def _summary(self, c: dict[str, Any], lens: list[int], groups: int, T: int) -> str:
+        """The lengths, the table of cell steps and graphs of each strategy, and the compiles so far (HTML)."""
+        z = self.sizes
         pad, bucket = c["padded"], c["bucketed"]
+
+        def steps(n: int) -> str:
+            return ngettext("{n} step", "{n} steps", n).format(n=n)
+
+        def spent(count: sq.PaddingCount) -> str:
+            return _("{total} ({padded} on padding, {wasted} wasted)").format(
+                total=number(count.total), padded=number(count.padded), wasted=number(count.wasted, spec=".0%"))
+
+        graphs = c["bucket graph steps"]
         rows = [
-            ("pad every sentence to the longest", f"{pad.total} ({pad.padded} on padding, {pad.wasted:.0%} wasted)",
-             f"1 graph of {render.plural(T, 'step')}"),
-            (f"bucketing into {render.plural(len(groups), 'group')}", (f"{bucket.total} ({bucket.padded} on "
-             f"padding, {bucket.wasted:.0%} wasted)"), f"{render.plural(len(c['bucket graph steps']), 'graph')}: "
-             + ", ".join(render.plural(t, "step") for t in c["bucket graph steps"])),
-            ("define-by-run, one sentence at a time", f"{pad.real} (none on padding)",
-             f"{render.plural(self.n, 'graph')} recorded, one per sentence, as it runs"),
+            (_("pad every sentence to the longest"), spent(pad),
+             ngettext("1 graph of {n} step", "1 graph of {n} steps", T).format(n=T)),
+            (ngettext("bucketing into {n} group", "bucketing into {n} groups", groups).format(n=groups), spent(bucket),
+             ngettext("{n} graph: {steps}", "{n} graphs: {steps}", len(graphs)).format(
+                 n=len(graphs), steps=", ".join(steps(t) for t in graphs))),
+            (_("define-by-run, one sentence at a time"), _("{real} (none on padding)").format(real=number(pad.real)),
+             ngettext("{n} graph recorded, one per sentence, as it runs",
+                      "{n} graphs recorded, one per sentence, as it runs", self.n).format(n=self.n)),
         ]
         body = "".join(f'<tr><td style="padding:2px 10px">{esc(a)}</td><td style="padding:2px 10px">'
                        f'{esc(b)}</td><td style="padding:2px 10px">{esc(d)}</td></tr>'
                        for a, b, d in rows)
-        self.summary.value = (
-            f'<div style="font-size:{z.ui}px">Sentence lengths: {", ".join(map(str, lens))} '
-            f"(total {render.plural(sum(lens), 'word')})</div>"
-            f"<table style=\"font-size:{z.ui}px;border-collapse:collapse\"><tr>"
-            '<th style="text-align:left;padding:2px 10px">strategy</th><th style="text-align:left;padding:2px 10px">'
-            'cell steps run</th><th style="text-align:left;padding:2px 10px">graphs needed</th></tr>'
-            f"{body}</table><div style=\"font-size:{z.small}px;color:#444\">The static engine has compiled "
-            f"{render.plural(c['static graphs compiled'], 'graph')} so far in this widget: one per longest length "
-            "seen.</div>")
+        head = "".join(f'<th style="text-align:left;padding:2px 10px">{esc(_(h))}</th>'
+                       for h in (N_("strategy"), N_("cell steps run"), N_("graphs needed")))
+        total, compiled = sum(lens), c["static graphs compiled"]
+        return (f'<div style="font-size:{z.ui}px">'
+                + _("Sentence lengths: {lengths} (total {words})").format(
+                    lengths=", ".join(map(str, lens)), words=ngettext("{n} word", "{n} words", total).format(
+                        n=number(total)))
+                + f"</div><table style=\"font-size:{z.ui}px;border-collapse:collapse\"><tr>{head}</tr>"
+                f"{body}</table><div style=\"font-size:{z.small}px;color:#444\">"
+                + ngettext("The static engine has compiled {n} graph so far in this widget: one per longest length seen.",
+                           "The static engine has compiled {n} graphs so far in this widget: one per longest length "
+                           "seen.", compiled).format(n=compiled)
+                + "</div>")

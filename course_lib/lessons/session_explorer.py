@@ -35,12 +35,48 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, is_number, out_of_range, read_number, read_range
+from ..i18n import N_, ngettext, number, say
+from ..i18n import gettext as _
+from ..widgets.base import (
+    CourseWidget,
+    esc,
+    fit_height,
+    guarded,
+    is_number,
+    out_of_range,
+    read_number,
+    read_range,
+    said_by,
+)
 from ..widgets.base import ipywidgets as W
+from ..widgets.explorers import CLIPPED
+from .padding_explorer import wider
 
 __all__ = ["SessionExplorer", "demo_graph"]
 
 _ids = itertools.count(1)
+
+NOT_A_GRAPH = N_("SessionExplorer needs a course_lib.static Graph, or a function that builds one (like "
+                 "session_explorer.demo_graph); got {type} {build}")
+BUILT_NOT_A_GRAPH = N_("SessionExplorer needs a course_lib.static Graph (or a function that builds one); the build "
+                       "function returned {type} {graph}")
+NO_FIRST_GRAPH = N_("SessionExplorer could not build its first graph: {error}")
+FETCH_NOT_A_NAME = N_("fetch={fetch} is not a node name: pass the name of an operation, like fetch='y' (the widget "
+                      "fetches the graph's last operation for now).")
+FETCH_NOT_IN_GRAPH = N_("fetch={fetch} is not an operation of this graph: pass one of {names} (the widget fetches "
+                        "{default} for now).")
+FEEDS_NOT_A_DICT = N_("feeds={feeds} is not a dict: pass the placeholders to feed and their values, like {example} "
+                      "(the widget feeds what the fetch needs, at 1.0, for now).")
+WIDEN = N_("{problem} Pass low= and high= to widen the sliders.")
+FEEDS_NOT_A_PLACEHOLDER = N_("feeds: {name} is not a placeholder of this graph; its placeholders are {inputs}.")
+FEEDS_NO_PLACEHOLDER = N_("feeds: {name} is not a placeholder of this graph; its placeholders are none.")
+NOT_A_PLACEHOLDER = N_("{name} is not a placeholder of this graph; its placeholders are {inputs}")
+NO_PLACEHOLDER = N_("{name} is not a placeholder of this graph; its placeholders are none")
+NO_NODE_TO_FETCH = N_("there is no node {name} to fetch; the graph's operations are {names}")
+FEED_NOT_A_NUMBER = N_("{k} must be a number, got {got}: pass a number, like {k}=1.5 (nothing was fed to {k}).")
+FEED_NOT_FINITE = N_("{k} must be a finite number, got {got}: pass a number, like {k}=1.5 (nothing was fed to {k}).")
+NOTHING_TO_FETCH = N_("this graph has no operation to fetch")
+FINALIZED = N_("the graph is finalized: running still works, adding a node does not")
 
 
 def demo_graph() -> st.Graph:
@@ -71,8 +107,7 @@ class SessionExplorer(CourseWidget):
                  low: float = -3.0, high: float = 3.0) -> None:
         build = demo_graph if build is None else build
         if not isinstance(build, st.Graph) and not callable(build):
-            raise TypeError(f"SessionExplorer needs a course_lib.static Graph, or a function that builds one (like "
-                            f"session_explorer.demo_graph); got {type(build).__name__} {build!r:.40}")
+            raise TypeError(say(NOT_A_GRAPH, type=type(build).__name__, build=f"{build!r:.40}"))
         super().__init__(theme=theme)
         self._uid = next(_ids)
         self._feeds: dict[str, tuple[Any, Any]] = {}
@@ -81,8 +116,7 @@ class SessionExplorer(CourseWidget):
         self.low, self.high, range_problem = read_range(low, high, (-3.0, 3.0))
         self._problems = [range_problem]
         if fetch is not None and not isinstance(fetch, str):
-            self._problems.append(f"fetch={fetch!r:.40} is not a node name: pass the name of an operation, like "
-                                  "fetch='y' (the widget fetches the graph's last operation for now).")
+            self._problems.append(say(FETCH_NOT_A_NAME, fetch=f"{fetch!r:.40}"))
             fetch = None
         self._initial = (fetch, self._read_feeds(feeds))
         self.value: Any = None
@@ -92,21 +126,22 @@ class SessionExplorer(CourseWidget):
         self._last_request: tuple[Any, ...] | None = None
         big = W.Layout(height="40px", width="auto", min_width="150px")
         bstyle = self.button_style()
-        self.fetch = W.Dropdown(description="fetch", layout=W.Layout(width="260px", height="40px"),
-                                style={"description_width": "3.5em"})
-        self.add_button = W.Button(description="add a node: fetch + 1", layout=big, style=bstyle,
-                                   tooltip="append an add node to the graph and fetch it")
+        fetch_label = N_("fetch")
+        self.fetch = W.Dropdown(description=_(fetch_label), layout=W.Layout(width="260px", height="40px"),
+                                style={"description_width": wider(3.5, "em", [fetch_label])})
+        self.add_button = W.Button(description=_("add a node: fetch + 1"), layout=big, style=bstyle,
+                                   tooltip=_("append an add node to the graph and fetch it"))
         self.finalize_button = W.Button(description="finalize()", layout=big, style=bstyle,
-                                        tooltip="make the graph immutable, as TensorFlow's MonitoredSession does")
-        self.restart_button = W.Button(description="start over", layout=big, style=bstyle,
-                                       tooltip="a new graph and a new Session", disabled=self._build is None)
+                                        tooltip=_("make the graph immutable, as TensorFlow's MonitoredSession does"))
+        self.restart_button = W.Button(description=_("start over"), layout=big, style=bstyle,
+                                       tooltip=_("a new graph and a new Session"), disabled=self._build is None)
         self.feed_box = W.VBox([])
         self.call = W.HTML("")
         self.plan_view = W.HTML("")
         self.graph_view = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
-        head = self.html("<b>Session.run</b>: the only way in (feed a placeholder) and out (fetch a tensor) of a "
-                         "define-then-run graph", "heading")
+        head = self.html(_("<b>Session.run</b>: the only way in (feed a placeholder) and out (fetch a tensor) of a "
+                           "define-then-run graph"), "heading")
         buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
                          layout=W.Layout(flex_flow="row wrap", align_items="center"))
         # the controls and what the call did in a column, the graph beside them from the widget's top down: on a
@@ -123,23 +158,20 @@ class SessionExplorer(CourseWidget):
         self.restart_button.on_click(lambda _b: self.start_over())
         self.start_over()
         if not hasattr(self, "graph"):
-            raise TypeError(f"SessionExplorer could not build its first graph: {self._start_error}")
+            raise TypeError(say(NO_FIRST_GRAPH, error=self._start_error))
 
     def _read_feeds(self, feeds: Any) -> dict[str, float] | None:
         """The feeds argument as {name: finite number}; anything else is left out, and said so."""
         if feeds is None:
             return None
         if not isinstance(feeds, dict):
-            self._problems.append(f"feeds={feeds!r:.60} is not a dict: pass the placeholders to feed and their "
-                                  "values, like feeds={'x': 3.0, 'w': 2.0} (the widget feeds what the fetch needs, "
-                                  "at 1.0, for now).")
+            self._problems.append(say(FEEDS_NOT_A_DICT, feeds=f"{feeds!r:.60}", example="feeds={'x': 3.0, 'w': 2.0}"))
             return None
         out = {}
         for k, v in feeds.items():
             got, problem = read_number(v, f"feeds[{k!r:.40}]", 1.0, low=self.low, high=self.high)
             if problem:
-                self._problems.append(problem + (" Pass low= and high= to widen the sliders."
-                                                 if out_of_range(v, self.low, self.high) else ""))
+                self._problems.append(say(WIDEN, problem=problem) if out_of_range(v, self.low, self.high) else problem)
             out[str(k)] = float(got)
         return out
 
@@ -149,8 +181,7 @@ class SessionExplorer(CourseWidget):
         try:
             graph = self._build() if self._build is not None else self._initial_graph
             if not isinstance(graph, st.Graph):
-                raise TypeError(f"SessionExplorer needs a course_lib.static Graph (or a function that builds one); "
-                                f"the build function returned {type(graph).__name__} {graph!r:.40}")
+                raise TypeError(say(BUILT_NOT_A_GRAPH, type=type(graph).__name__, graph=f"{graph!r:.40}"))
         except Exception as exc:  # noqa: BLE001 - shown in the widget
             self._start_error = f"{type(exc).__name__}: {exc}"
             self.show_error(self._start_error)
@@ -162,14 +193,14 @@ class SessionExplorer(CourseWidget):
         names = self._fetchable()
         problems = list(self._problems)
         if fetch is not None and fetch not in names:
-            problems.append(f"fetch={fetch!r:.40} is not an operation of this graph: pass one of {', '.join(names)} "
-                            f"(the widget fetches {names[-1] if names else 'nothing'!r} for now).")
+            problems.append(say(FETCH_NOT_IN_GRAPH, fetch=f"{fetch!r:.40}", names=", ".join(names),
+                                default=repr(names[-1] if names else _("nothing"))))
         fetch = fetch if fetch in names else (names[-1] if names else None)
         if feeds is None:
             feeds = {n: 1.0 for n in self._needed_placeholders(fetch)}
         inputs = [n.name for n in self.graph.nodes if n.kind == "input"]
-        problems += [f"feeds: {k!r} is not a placeholder of this graph; its placeholders are "
-                     f"{', '.join(inputs) or 'none'}." for k in feeds if k not in inputs]
+        problems += [say(FEEDS_NOT_A_PLACEHOLDER if inputs else FEEDS_NO_PLACEHOLDER, name=repr(k),
+                         inputs=", ".join(inputs)) for k in feeds if k not in inputs]
         self._make_feeds(feeds)
         self._set_options(names, fetch)
         self._last_request = None
@@ -179,8 +210,7 @@ class SessionExplorer(CourseWidget):
     def set_fetch(self, name: str) -> None:
         """Fetch another node (the same as choosing it in the dropdown)."""
         if name not in self.fetch.options:
-            self.show_error(f"there is no node {name!r} to fetch; the graph's operations are "
-                            f"{', '.join(self.fetch.options)}")
+            self.show_error(say(NO_NODE_TO_FETCH, name=repr(name), names=", ".join(self.fetch.options)))
             return
         if self.fetch.value == name:
             self._run()
@@ -193,24 +223,24 @@ class SessionExplorer(CourseWidget):
         with self._batch():
             for k, v in values.items():
                 if k not in self._feeds:
-                    problems.append(f"{k!r} is not a placeholder of this graph; its placeholders are "
-                                    f"{', '.join(self._feeds) or 'none'}")
+                    problems.append(say(NOT_A_PLACEHOLDER if self._feeds else NO_PLACEHOLDER, name=repr(k),
+                                        inputs=", ".join(self._feeds)))
                     continue
                 box, slider = self._feeds[k]
                 got, problem = read_number(v, k, slider.value, low=slider.min, high=slider.max)
                 # told apart by the value, not by the words of the message (they are translated)
                 if problem and out_of_range(v, slider.min, slider.max):
-                    problems.append(f"{problem} The slider goes from {slider.min:g} to {slider.max:g}.")
+                    problems.append(say(CLIPPED, problem=problem, low=number(slider.min), high=number(slider.max)))
                 elif problem:
-                    finite = " finite" if is_number(v) and not np.isfinite(v) else ""
-                    problems.append(f"{k} must be a{finite} number, got {render.plain(v):.40}: pass a number, like "
-                                    f"{k}=1.5 (nothing was fed to {k}).")
+                    infinite = is_number(v) and not np.isfinite(v)
+                    problems.append(say(FEED_NOT_FINITE if infinite else FEED_NOT_A_NUMBER, k=k,
+                                        got=f"{render.plain(v):.40}"))
                     continue
                 slider.value = float(got)
                 box.value = True
         self._run()
         if problems:
-            self.show_error("\n".join(problems))
+            self.show_problems(problems)
 
     def unfeed(self, *names: str) -> None:
         """Stop feeding these placeholders (untick their box), then run."""
@@ -230,6 +260,7 @@ class SessionExplorer(CourseWidget):
                 new = self.graph.get_tensor(current) + 1.0
         except st.GraphFinalizedError as exc:
             self.show_error(f"GraphFinalizedError: {exc}")
+            self.shown = [said_by(exc)]
             return
         self._layouts.clear()
         self._set_options(self._fetchable(), new.name)
@@ -275,12 +306,13 @@ class SessionExplorer(CourseWidget):
     def _make_feeds(self, feeds: dict[str, float]) -> None:
         self._feeds = {}
         rows = []
+        feed_label = N_("feed {name}")
         for n in self.graph.nodes:
             if n.kind != "input":
                 continue
             start = feeds.get(n.name, 1.0)
-            box = W.Checkbox(value=n.name in feeds, description=f"feed {n.name}", indent=False,
-                             layout=W.Layout(width="110px"))
+            box = W.Checkbox(value=n.name in feeds, description=_(feed_label).format(name=n.name), indent=False,
+                             layout=W.Layout(width=wider(110, "px", [feed_label])))
             slider = W.FloatSlider(value=float(np.clip(start, self.low, self.high)), min=self.low, max=self.high,
                                    step=0.1, description=n.name, readout_format=".2f", continuous_update=True,
                                    layout=W.Layout(width="min(100%, 460px)", height="36px"),
@@ -315,7 +347,7 @@ class SessionExplorer(CourseWidget):
     def _run(self) -> None:
         fetch = self.fetch.value
         if fetch is None:
-            self.show_note("this graph has no operation to fetch")
+            self.show_note(say(NOTHING_TO_FETCH))
             return
         # rounded: the browser snaps a slider to its step (3.0 may come back as 2.9999999999999996)
         fed = {k: round(float(s.value), 9) for k, (box, s) in self._feeds.items() if box.value}
@@ -332,6 +364,7 @@ class SessionExplorer(CourseWidget):
             self.value = self.session.run(fetch, feed_dict=feed_dict)
         except (st.MissingFeedError, st.ShapeError, st.FetchError) as exc:
             self.show_error(f"{type(exc).__name__}: {exc}")
+            self.shown = [said_by(exc)]
             self.call.value = self._call_html(call, None, before)
             self.plan_view.value = ""
             self.graph_view.value = self._svg({})
@@ -341,8 +374,7 @@ class SessionExplorer(CourseWidget):
         observed = plan.run_observed([np.asarray(fed[n.name], dtype=np.float64) for n in plan.fed])
         values = {n.id: v for n, v in observed}
         self.ran = [n.name for n in self.graph.nodes if n.id in values]
-        note = "the graph is finalized: running still works, adding a node does not" if self.graph.finalized else ""
-        self.show_note(note)
+        self.show_note(say(FINALIZED) if self.graph.finalized else "")
         self.call.value = self._call_html(call, self.value, before)
         self.plan_view.value = self._plan_html(plan)
         self.graph_view.value = self._svg(values)
@@ -351,28 +383,31 @@ class SessionExplorer(CourseWidget):
         size = self.sizes.ui
         after = self.session.compile_count
         if value is None:
-            result = "no value: the run was refused"
-            why = "nothing was compiled"
+            result = _("no value: the run was refused")
+            why = _("nothing was compiled")
         else:
             result = short_value(value)
-            why = ("this call compiled a new plan (new fetch or feeds, or the graph changed)" if after > before
-                   else "this call reused the cached plan: nothing to compile")
+            why = (_("this call compiled a new plan (new fetch or feeds, or the graph changed)") if after > before
+                   else _("this call reused the cached plan: nothing to compile"))
+        n = len(self.graph)
+        finalized = " " + _("(finalized)") if self.graph.finalized else ""
         return (f'<div style="font-size:{size}px"><div style="font-family:monospace;background:#F4F4F4;'
                 f'padding:4px 8px;border-radius:4px;overflow-x:auto">{esc(call)}<br>→ <b>{esc(result)}</b></div>'
-                f"<div>compiles so far: <b>{after}</b> ({esc(why)})</div>"
-                f"<div>graph: <b>{len(self.graph)}</b> {render.noun(len(self.graph), 'node')}"
-                f"{' (finalized)' if self.graph.finalized else ''}</div>"
-                "</div>")
+                "<div>" + _("compiles so far: <b>{count}</b> ({why})").format(count=after, why=esc(why)) + "</div>"
+                "<div>" + ngettext("graph: <b>{n}</b> node", "graph: <b>{n}</b> nodes", n).format(n=n)
+                + f"{esc(finalized)}</div></div>")
 
     def _plan_html(self, plan: st.Plan) -> str:
         r = plan.report
         size, mono = self.sizes.ui, self.sizes.mono
         pruned = r.get("graph_nodes", 0) - r.get("needed", 0)
-        lines = (f"needed by the fetch: {r.get('needed')} of {render.plural(r.get('graph_nodes', 0), 'node')} "
-                 f"(pruned {pruned}); "
-                 f"constants folded: {r.get('folded')}; duplicates merged: {r.get('merged')}; "
-                 f"steps run: {r.get('steps')}")
-        return (f'<div style="font-size:{size}px;margin-top:6px"><b>The compiled plan</b> — {esc(lines)}</div>'
+        nodes = r.get("graph_nodes", 0)
+        lines = _("needed by the fetch: {needed} of {nodes} (pruned {pruned}); constants folded: {folded}; duplicates "
+                  "merged: {merged}; steps run: {steps}").format(
+            needed=r.get("needed"), nodes=ngettext("{n} node", "{n} nodes", nodes).format(n=nodes), pruned=pruned,
+            folded=r.get("folded"), merged=r.get("merged"), steps=r.get("steps"))
+        return (f'<div style="font-size:{size}px;margin-top:6px">'
+                + _("<b>The compiled plan</b> — {details}").format(details=esc(lines)) + "</div>"
                 f'<pre style="font-size:{mono}px;line-height:1.3;background:#F4F4F4;padding:6px 8px;'
                 f'border-radius:4px;overflow-x:auto;margin:4px 0">{esc(plan.source())}</pre>')
 

@@ -37,6 +37,7 @@ import numpy as np
 from .. import dynamic as dy
 from .. import graph as ir
 from .. import static as st
+from ..i18n import N_, say
 from .trees import Tree, word_vector
 
 __all__ = ["CELL_OPS", "ShapeCache", "StaticTree", "TreeRNN", "cells", "graph_view", "leaf_label", "phrase_label", "recorded_ops"]
@@ -44,6 +45,10 @@ __all__ = ["CELL_OPS", "ShapeCache", "StaticTree", "TreeRNN", "cells", "graph_vi
 #: ops one cell application records: matmul, matmul, add, tanh
 CELL_OPS = 4
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+DIM_TOO_SMALL = N_("dim must be at least 1")
+WRONG_SHAPE = N_("this graph was built for trees shaped {shape}; {text} is shaped {other}: a static graph fits one "
+                 "shape, so build another graph for it")
 
 
 def leaf_label(word: str, position: int) -> str:
@@ -69,7 +74,7 @@ class TreeRNN:
 
     def __post_init__(self) -> None:
         if self.dim < 1:
-            raise ValueError("dim must be at least 1")
+            raise ValueError(say(DIM_TOO_SMALL))
         rng = np.random.default_rng(self.seed)
         scale = 1.0 / np.sqrt(self.dim)
         self.W_L = rng.normal(0.0, scale, size=(self.dim, self.dim))
@@ -158,8 +163,7 @@ class StaticTree:
     def run(self, tree: Tree) -> np.ndarray:
         """Feed ``tree``'s word vectors (it must have this graph's shape) and run the graph."""
         if tree.binarized().shape() != self.shape:
-            raise ValueError(f"this graph was built for trees shaped {self.shape}; {tree.text} is shaped "
-                             f"{tree.binarized().shape()}: a static graph fits one shape, so build another graph for it")
+            raise ValueError(say(WRONG_SHAPE, shape=self.shape, text=tree.text, other=tree.binarized().shape()))
         feeds = {p: self.net.vector(w) for p, w in zip(self.words, tree.binarized().words)}
         return self.session.run(self.output, feed_dict=feeds)
 

@@ -18,16 +18,27 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, message_html, read_number
+from ..i18n import N_, ngettext, say
+from ..i18n import gettext as _
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, message_html, read_number, said_by
 from ..widgets.base import ipywidgets as W
 from . import fold, tree_rnn, trees
+from .padding_explorer import wider
 
 __all__ = ["BatchingExplorer", "TreeExplorer"]
 
-VIEWS = ("one box per cell", "every op")
+#: the two drawings of the tree explorer: the values of ``view=`` (English, as code passes them), shown translated
+VIEWS = (N_("one box per cell"), N_("every op"))
 MAX_DRAWN = 80  # nodes in the batching picture; past it only the counts are shown
 _ids = itertools.count(1)
 
+
+NET_NOT_A_TREE_RNN = N_("TreeExplorer's net must be a tree_rnn.TreeRNN (e.g. tree_rnn.TreeRNN()), or None for the "
+                        "course's own; got {type} {net}")
+UNKNOWN_VIEW = N_("view={view} is not a view of this widget: pass one of {views} (the widget draws {default} for now).")
+NOT_TEXT = N_("a tree is text like '((the cat) sat)', got {type} {text}: pass the tree in quotes")
+TOO_MANY_TO_DRAW = N_("{nodes} nodes are too many to draw legibly (at most {most}); the counts above are exact. Move the "
+                      "sliders down to see the picture.")
 
 #: px of the tree explorer above its picture: the box and switch, the help line, the two-sentence summary
 TREE_TOP = 250
@@ -41,6 +52,9 @@ class TreeExplorer(CourseWidget):
     TreeExplorer('((the cat) sat)': 3 words, 2 cells, 8 ops)
     >>> e.set_text("((the cat) sat"); e.error.startswith("this '(' is never closed")
     True
+    >>> from course_lib.widgets.base import said_ids
+    >>> said_ids(e) == [trees.NEVER_CLOSED]
+    True
     """
 
     monospace_messages = True  # a parse error puts a caret under the typed text
@@ -49,11 +63,9 @@ class TreeExplorer(CourseWidget):
                  view: str = VIEWS[0], theme: str | render.Theme | None = None) -> None:
         super().__init__(theme=theme)
         if net is not None and not isinstance(net, tree_rnn.TreeRNN):
-            raise TypeError(f"TreeExplorer's net must be a tree_rnn.TreeRNN (e.g. tree_rnn.TreeRNN()), or None for the "
-                            f"course's own; got {type(net).__name__} {net!r:.40}")
-        view_problem = "" if isinstance(view, str) and view in VIEWS else (
-            f"view={view!r:.40} is not a view of this widget: pass one of {', '.join(map(repr, VIEWS))} (the widget "
-            f"draws {VIEWS[0]!r} for now).")
+            raise TypeError(say(NET_NOT_A_TREE_RNN, type=type(net).__name__, net=f"{net!r:.40}"))
+        view_problem = "" if isinstance(view, str) and view in VIEWS else say(
+            UNKNOWN_VIEW, view=f"{view!r:.40}", views=", ".join(map(repr, VIEWS)), default=repr(VIEWS[0]))
         self.net = net or tree_rnn.TreeRNN()
         self.cache = tree_rnn.ShapeCache(self.net)
         self.tree: trees.Tree | None = None
@@ -61,15 +73,20 @@ class TreeExplorer(CourseWidget):
         self.view_graph: Any = None
         self.error = ""
         self._prefix = f"te{next(_ids)}"
-        self.text = W.Text(value="", description="tree:", continuous_update=False,
-                           placeholder="e.g. ((the cat) (sat (on (the mat))))",
+        tree_label, draw_label = N_("tree:"), N_("draw:")
+        self.text = W.Text(value="", description=_(tree_label), continuous_update=False,
+                           placeholder=_("e.g. {example}").format(example="((the cat) (sat (on (the mat))))"),
                            layout=W.Layout(width="min(100%, 680px)", height="40px"),
-                           style={"description_width": "3.5em", "font_size": f"{self.sizes.heading}px"})
-        self.view = W.ToggleButtons(options=list(VIEWS), value=view if view in VIEWS else VIEWS[0],
-                                    description="draw:", style={"description_width": "3.5em", "button_width": "auto"})
-        help_ = W.HTML(f'<div style="font-size:{self.sizes.small}px">Type words in brackets and press <b>Enter</b>: '
-                       "<code>(the cat)</code> is a phrase of two words; <code>(a b c)</code> is read as "
-                       "<code>((a b) c)</code>. Nothing you type is run as Python.</div>")
+                           style={"description_width": wider(3.5, "em", [tree_label]),
+                                  "font_size": f"{self.sizes.heading}px"})
+        # each button shows its words in the language of the moment; its value stays the English name code passes
+        self.view = W.ToggleButtons(options=[(_(v), v) for v in VIEWS], value=view if view in VIEWS else VIEWS[0],
+                                    description=_(draw_label),
+                                    style={"description_width": wider(3.5, "em", [draw_label]), "button_width": "auto"})
+        help_ = W.HTML(f'<div style="font-size:{self.sizes.small}px">'
+                       + _("Type words in brackets and press <b>Enter</b>: <code>(the cat)</code> is a phrase of two "
+                           "words; <code>(a b c)</code> is read as <code>((a b) c)</code>. Nothing you type is run as "
+                           "Python.") + "</div>")
         self.summary = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="100%"))
         # the box, the help and the view switch on one band: the tree starts higher and stays on the screen
@@ -80,6 +97,7 @@ class TreeExplorer(CourseWidget):
         self.set_text(text)
         if view_problem:
             self.show_error(view_problem + (f"\n{self.error}" if self.error else ""))
+            self.shown = [view_problem] + ([self.error] if self.error else [])
 
     def __repr__(self) -> str:
         if self.tree is None:
@@ -91,8 +109,7 @@ class TreeExplorer(CourseWidget):
     def set_text(self, text: Any) -> None:
         """Type ``text`` and press Enter (what a student does), from code."""
         if not isinstance(text, str):
-            self.error = (f"a tree is text like '((the cat) sat)', got {type(text).__name__} {text!r:.40}: pass the "
-                          "tree in quotes")
+            self.error = say(NOT_TEXT, type=type(text).__name__, text=f"{text!r:.40}")
             self.show_error(self.error)
             return
         if self.text.value == text:
@@ -107,10 +124,13 @@ class TreeExplorer(CourseWidget):
             tree = trees.parse(text)
         except trees.TreeError as err:
             self.error = str(err)
-            kept = f"\n(The graph below is still that of {self.tree.text}.)" if self.tree is not None else ""
+            kept = ("\n" + _("(The graph below is still that of {text}.)").format(text=self.tree.text)
+                    if self.tree is not None else "")
             shown = err.pointer(text) if len(text) <= 100 else text[:100] + "…"
-            self.show_error(f"{err.message}" + (f" (column {err.position + 1})" if err.position is not None else "")
-                            + f"\n{shown}\nHint: {err.hint}{kept}")
+            where = (_("{message} (column {column})").format(message=err.message, column=err.position + 1)
+                     if err.position is not None else f"{err.message}")
+            self.show_error(where + f"\n{shown}\n" + _("Hint: {hint}").format(hint=err.hint) + kept)
+            self.shown = [said_by(err)]  # which message the parser said, for tests (the box shows its words)
             return
         self.error = ""
         self.clear_message()
@@ -141,16 +161,21 @@ class TreeExplorer(CourseWidget):
         assert t is not None
         new_graph = self._new_graph
         n, c, height = len(t.words), t.compositions, t.binarized().height
-        static = (f"this shape <code>{esc(t.binarized().shape())}</code> is new, so a graph was <b>built and compiled</b> for it"
-                  if new_graph else f"a tree of this shape <code>{esc(t.binarized().shape())}</code> was seen before, so its "
-                  "graph was <b>reused</b>")
-        hidden = "" if self.view.value == VIEWS[1] else (" Each box is one cell (4 ops); the shared weights W_L, W_R "
-                                                         "are left out of this view.")
-        self.summary.value = (
-            f'<div style="font-size:{self.sizes.ui}px;line-height:1.5"><b>Define-by-run</b>: {n} word{"s" * (n != 1)} '
-            f"&rarr; {c} cell{'s' * (c != 1)} &rarr; {tree_rnn.CELL_OPS * c} ops recorded, height {height}; the graph "
-            f"below is this sentence's alone.{hidden}<br><b>Define-then-run</b>: {static}. Graphs built so far: "
-            f"<b>{self.cache.graphs_built}</b>, one per distinct shape typed.</div>")
+        shape = esc(t.binarized().shape())
+        static = (_("this shape <code>{shape}</code> is new, so a graph was <b>built and compiled</b> for it")
+                  if new_graph else _("a tree of this shape <code>{shape}</code> was seen before, so its graph was "
+                                      "<b>reused</b>")).format(shape=shape)
+        hidden = "" if self.view.value == VIEWS[1] else " " + _("Each box is one cell (4 ops); the shared weights "
+                                                                "W_L, W_R are left out of this view.")
+        ops = tree_rnn.CELL_OPS * c
+        by_run = _("<b>Define-by-run</b>: {words} &rarr; {cells} &rarr; {ops}, height {height}; the graph below is "
+                   "this sentence's alone.").format(
+            words=ngettext("{n} word", "{n} words", n).format(n=n), cells=ngettext("{n} cell", "{n} cells", c).format(n=c),
+            ops=ngettext("{n} op recorded", "{n} ops recorded", ops).format(n=ops), height=height)
+        then_run = _("<b>Define-then-run</b>: {static}. Graphs built so far: <b>{built}</b>, one per distinct shape "
+                     "typed.").format(static=static, built=self.cache.graphs_built)
+        self.summary.value = (f'<div style="font-size:{self.sizes.ui}px;line-height:1.5">{by_run}{hidden}<br>'
+                              f"{then_run}</div>")
 
 
 class BatchingExplorer(CourseWidget):
@@ -177,13 +202,14 @@ class BatchingExplorer(CourseWidget):
         trees = read(trees, "trees", min(4, max_trees), 1, max_trees)
         words = read(words, "words", min(5, max_words), 1, max_words)
         seed = read(seed, "seed", 0, 0, 20)
-        style = {"description_width": "10em"}
+        labels = (N_("trees in the batch"), N_("words, at most"), N_("random seed"))
+        style = {"description_width": wider(10, "em", labels)}  # the three sliders start at one line
         lay = W.Layout(width="min(100%, 520px)", height="36px")
         self.n_trees = W.IntSlider(value=int(np.clip(trees, 1, max_trees)), min=1, max=max_trees,
-                                   description="trees in the batch", style=style, layout=lay)
+                                   description=_(labels[0]), style=style, layout=lay)
         self.n_words = W.IntSlider(value=int(np.clip(words, 1, max_words)), min=1, max=max_words,
-                                   description="words, at most", style=style, layout=lay)
-        self.seed = W.IntSlider(value=int(np.clip(seed, 0, 20)), min=0, max=20, description="random seed",
+                                   description=_(labels[1]), style=style, layout=lay)
+        self.seed = W.IntSlider(value=int(np.clip(seed, 0, 20)), min=0, max=20, description=_(labels[2]),
                                 style=style, layout=lay)
         self.table = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
@@ -216,22 +242,23 @@ class BatchingExplorer(CourseWidget):
         self.batch = self.make_batch()
         c = self.counts = fold.op_counts(self.batch)
         size = self.sizes.ui
-        rows = [("trees", c.trees, c.trees), ("cells to compute (phrases)", c.phrases, c.phrases),
-                ("ops run", f"{c.per_node} ({tree_rnn.CELL_OPS} per phrase)",
-                 f"{c.by_depth} ({fold.LEVEL_OPS} per level x {c.levels} levels + 1)")]
+        rows = [(_("trees"), c.trees, c.trees), (_("cells to compute (phrases)"), c.phrases, c.phrases),
+                (_("ops run"), _("{n} ({per} per phrase)").format(n=c.per_node, per=tree_rnn.CELL_OPS),
+                 ngettext("{n} ({per} per level x {levels} level + 1)", "{n} ({per} per level x {levels} levels + 1)",
+                          c.levels).format(n=c.by_depth, per=fold.LEVEL_OPS, levels=c.levels))]
         body = "".join(f"<tr><td style='padding:2px 10px'>{esc(a)}</td><td style='padding:2px 10px'>{esc(b)}</td>"
                        f"<td style='padding:2px 10px'>{esc(d)}</td></tr>" for a, b, d in rows)
         self.table.value = (
             f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><th></th>'
-            "<th style='padding:2px 10px'>one node at a time</th><th style='padding:2px 10px'>batched by depth "
-            f"(Fold)</th></tr>{body}</table>Each grey box below is one tree; a phrase's row is its level, and one row of "
-            "phrases across all the trees runs as one batched cell.</div>")
+            f"<th style='padding:2px 10px'>{_('one node at a time')}</th><th style='padding:2px 10px'>"
+            f"{_('batched by depth (Fold)')}</th></tr>{body}</table>"
+            + _("Each grey box below is one tree; a phrase's row is its level, and one row of phrases across all the "
+                "trees runs as one batched cell.") + "</div>")
         nodes = sum(t.binarized().size for t in self.batch)
         if nodes <= MAX_DRAWN:
             self.picture.value = render.to_svg(fold.picture(self.batch), rankdir="BT", legend=False,
                                                prefix=f"{self._prefix}", theme=self.theme)
         else:
-            self.picture.value = message_html(f"{nodes} nodes are too many to draw legibly (at most {MAX_DRAWN}); the "
-                                              "counts above are exact. Move the sliders down to see the picture.",
-                                              "note", self.theme, monospace=True)
+            self.picture.value = message_html(say(TOO_MANY_TO_DRAW, nodes=nodes, most=MAX_DRAWN), "note", self.theme,
+                                              monospace=True)
         self.clear_message()

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..expr import ExpressionError
+from ..i18n import N_, say
 
 __all__ = ["MAX_DEPTH", "MAX_WORD", "MAX_WORDS", "Tree", "TreeError", "parse", "random_tree"]
 
@@ -45,9 +46,35 @@ MAX_WORDS = 64
 MAX_WORD = 40
 
 
+# what parse() says, and its hints (English message ids; tests check which one was said with i18n.message_of)
+NOT_TEXT = N_("a tree is text like '((the cat) sat)', got a {type}")
+EMPTY = N_("the tree is empty")
+EMPTY_HINT = N_("Type words in brackets, for example ((the cat) sat)")
+TOO_DEEP = N_("the tree is nested deeper than {max_depth} levels")
+TOO_DEEP_HINT = N_("A sentence rarely needs that many; remove some brackets")
+CLOSES_NOTHING = N_("this ')' closes nothing")
+CLOSES_NOTHING_HINT = N_("Remove it, or add a '(' before it")
+EMPTY_BRACKETS = N_("empty brackets '()'")
+EMPTY_BRACKETS_HINT = N_("A phrase needs at least one word inside")
+WORD_TOO_LONG = N_("a word longer than {max_word} characters")
+WORD_TOO_LONG_HINT = N_("Use shorter words")
+CONTROL_CHARACTER = N_("a word with a control character")
+CONTROL_CHARACTER_HINT = N_("Type plain words")
+TOO_MANY_WORDS = N_("more than {max_words} words")
+TOO_MANY_WORDS_HINT = N_("Try a shorter sentence")
+NEVER_CLOSED = N_("this '(' is never closed")
+NEVER_CLOSED_HINT = N_("Add a ')' at the end, or remove this '('")
+LEAF_OR_PHRASE = N_("a Tree is either a leaf (a word, no children) or a phrase (children, no word)")
+NO_WORDS = N_("a tree needs at least one word")
+
+
 class TreeError(ExpressionError):
     """Text that is not a parse tree: refused the way a typed expression is, with ``message``, ``position``
-    (0-based column, or None), a ``hint`` and :meth:`pointer` (the text with a caret under the problem)."""
+    (0-based column, or None), a ``hint`` and :meth:`pointer` (the text with a caret under the problem).
+
+    Raised with a course message and hint (``say(NEVER_CLOSED)``, ``say(NEVER_CLOSED_HINT)``); ExpressionError keeps
+    the message as ``said``, which :func:`course_lib.i18n.message_of` finds: a test checks which message was said,
+    in any language."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,7 +90,7 @@ class Tree:
 
     def __post_init__(self) -> None:
         if (self.word is None) == (not self.children):
-            raise ValueError("a Tree is either a leaf (a word, no children) or a phrase (children, no word)")
+            raise ValueError(say(LEAF_OR_PHRASE))
 
     # -------------------------------------------------------------- walking
     @property
@@ -197,9 +224,9 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_words: int = MAX_WORDS) 
     '(the cat sat)'
     """
     if not isinstance(text, str):
-        raise TreeError(f"a tree is text like '((the cat) sat)', got a {type(text).__name__}")
+        raise TreeError(say(NOT_TEXT, type=type(text).__name__))
     if not text.strip():
-        raise TreeError("the tree is empty", None, "Type words in brackets, for example ((the cat) sat)")
+        raise TreeError(say(EMPTY), None, say(EMPTY_HINT))
     open_at: list[int] = []  # column of each open '('
     items: list[list[Tree]] = [[]]  # items of each open phrase; items[0] is the top level
     words = 0
@@ -210,18 +237,17 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_words: int = MAX_WORDS) 
             i += 1
         elif ch == "(":
             if len(open_at) >= max_depth:
-                raise TreeError(f"the tree is nested deeper than {max_depth} levels", i,
-                                "A sentence rarely needs that many; remove some brackets")
+                raise TreeError(say(TOO_DEEP, max_depth=max_depth), i, say(TOO_DEEP_HINT))
             open_at.append(i)
             items.append([])
             i += 1
         elif ch == ")":
             if not open_at:
-                raise TreeError("this ')' closes nothing", i, "Remove it, or add a '(' before it")
+                raise TreeError(say(CLOSES_NOTHING), i, say(CLOSES_NOTHING_HINT))
             start = open_at.pop()
             kids = items.pop()
             if not kids:
-                raise TreeError("empty brackets '()'", start, "A phrase needs at least one word inside")
+                raise TreeError(say(EMPTY_BRACKETS), start, say(EMPTY_BRACKETS_HINT))
             items[-1].append(Tree(children=tuple(kids)))
             i += 1
         else:
@@ -230,16 +256,16 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_words: int = MAX_WORDS) 
                 j += 1
             word = text[i:j]
             if len(word) > MAX_WORD:
-                raise TreeError(f"a word longer than {MAX_WORD} characters", i, "Use shorter words")
+                raise TreeError(say(WORD_TOO_LONG, max_word=MAX_WORD), i, say(WORD_TOO_LONG_HINT))
             if not word.isprintable():
-                raise TreeError("a word with a control character", i, "Type plain words")
+                raise TreeError(say(CONTROL_CHARACTER), i, say(CONTROL_CHARACTER_HINT))
             words += 1
             if words > max_words:
-                raise TreeError(f"more than {max_words} words", i, "Try a shorter sentence")
+                raise TreeError(say(TOO_MANY_WORDS, max_words=max_words), i, say(TOO_MANY_WORDS_HINT))
             items[-1].append(Tree(word=word))
             i = j
     if open_at:
-        raise TreeError("this '(' is never closed", open_at[-1], "Add a ')' at the end, or remove this '('")
+        raise TreeError(say(NEVER_CLOSED), open_at[-1], say(NEVER_CLOSED_HINT))
     top = items[0]
     return top[0] if len(top) == 1 else Tree(children=tuple(top))
 
@@ -256,7 +282,7 @@ def random_tree(n_words: int, rng: np.random.Generator) -> Tree:
     4
     """
     if n_words < 1:
-        raise ValueError("a tree needs at least one word")
+        raise ValueError(say(NO_WORDS))
     picked = rng.choice(len(WORDS), size=n_words, replace=n_words > len(WORDS))
     nodes = [Tree(word=WORDS[int(k)]) for k in picked]
     while len(nodes) > 1:

@@ -16,13 +16,19 @@ from typing import Any
 
 from .. import render
 from .. import to_graph as _to_graph
+from ..i18n import N_, say
+from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded, read_number
 from ..widgets.base import ipywidgets as W
+from .padding_explorer import wider
 
 __all__ = ["UnrollExplorer", "loop_graphs"]
 
 _ids = itertools.count(1)
 MAX_N = 50  # the largest slider: 50 unrolled steps are 200 ops, already too many to read
+
+NOT_A_TF_FUNCTION = N_("UnrollExplorer's {name} must be a tf.function (decorate the loop with @tf.function): "
+                       "unrolled(x, n) loops over Python range(n), looped(x, n) over tf.range(n); got {type} {fn}")
 
 
 def loop_graphs(unrolled: Any, looped: Any, n: int) -> tuple[Any, Any]:
@@ -45,25 +51,24 @@ class UnrollExplorer(CourseWidget):
                  theme: str | render.Theme | None = None) -> None:
         for name, fn in (("unrolled", unrolled), ("looped", looped)):
             if not callable(getattr(fn, "get_concrete_function", None)):
-                raise TypeError(f"UnrollExplorer's {name} must be a tf.function (decorate the loop with @tf.function): "
-                                f"unrolled(x, n) loops over Python range(n), looped(x, n) over tf.range(n); got "
-                                f"{type(fn).__name__} {fn!r:.40}")
+                raise TypeError(say(NOT_A_TF_FUNCTION, name=name, type=type(fn).__name__, fn=f"{fn!r:.40}"))
         super().__init__(theme=theme)
         self.unrolled, self.looped = unrolled, looped
         self._prefix = f"ue{next(_ids)}"
         max_n, max_problem = read_number(max_n, "max_n", 10, whole=True, low=1, high=MAX_N)
         n, n_problem = read_number(n, "n", min(3, max_n), whole=True, low=1, high=max_n)
-        self.slider = W.IntSlider(value=int(n), min=1, max=int(max_n), description="loop steps n",
-                                  style={"description_width": "7.5em"},
+        label = N_("loop steps n")
+        self.slider = W.IntSlider(value=int(n), min=1, max=int(max_n), description=_(label),
+                                  style={"description_width": wider(7.5, "em", [label])},
                                   layout=W.Layout(width="min(100%, 520px)", height="36px"))
         self.summary = W.HTML("")
         title = self.title
         self.left = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.right = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.counts: tuple[int, int] = (0, 0)
-        panes = W.HBox([W.VBox([title("for i in range(n): unrolled while tracing"), self.left],
+        panes = W.HBox([W.VBox([title(_("for i in range(n): unrolled while tracing")), self.left],
                                layout=W.Layout(width="45%", min_width="0")),
-                        W.VBox([title("for i in tf.range(n): one While op, body traced once"), self.right],
+                        W.VBox([title(_("for i in tf.range(n): one While op, body traced once")), self.right],
                                layout=W.Layout(width="55%", min_width="0"))],
                        layout=W.Layout(width="100%", gap="12px"))
         self.children = [self.slider, self.message, self.summary, panes]
@@ -91,9 +96,11 @@ class UnrollExplorer(CourseWidget):
                                         theme=self.theme)
         traces = (self.unrolled.experimental_get_tracing_count(), self.looped.experimental_get_tracing_count())
         self.summary.value = (
-            f'<div style="font-size:{self.sizes.ui}px">n = {n}: the unrolled graph has <b>{self.counts[0]}</b> ops '
-            f"(4 per step), the while_loop graph <b>{self.counts[1]}</b> ops (its cond and body, drawn as one box each, "
-            "included) for any n. "
-            f"Traces so far: <b>{traces[0]}</b> for range (one per n tried), <b>{traces[1]}</b> for tf.range.</div>")
+            f'<div style="font-size:{self.sizes.ui}px">'
+            + _("n = {n}: the unrolled graph has <b>{unrolled}</b> ops (4 per step), the while_loop graph <b>{looped}</b> "
+                "ops (its cond and body, drawn as one box each, included) for any n. Traces so far: <b>{range}</b> for "
+                "range (one per n tried), <b>{tf_range}</b> for tf.range.").format(
+                n=n, unrolled=self.counts[0], looped=self.counts[1], range=traces[0], tf_range=traces[1])
+            + "</div>")
         self.clear_message()
 
