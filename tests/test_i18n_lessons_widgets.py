@@ -260,3 +260,4 @@ def test_the_tree_networks_speak_french() -> None:
     assert message_of(info.value).values == {"needed": 3, "levels": 2} and "ce lot demande 3 niveaux" in str(info.value)
     picture = fold.picture([trees.parse("((a b) c)")])
     assert picture.nodes[0].scope == "arbre 1" and [n.op for n in picture.outputs] == ["niveau 2"]
+    assert picture.name == "mise en lots dynamique par profondeur"

@@ -237,10 +237,10 @@ class FoldGraph:
 def picture(trees: list[Tree]) -> ir.Graph:
     """The batch as one graph for drawing: each tree in its own cluster (``tree 2``), each phrase labelled with its
     level (``level 2``). Drawn bottom-up, a node's row is its level (words at the bottom), so one row across all the
-    trees is one batched cell. Those two words are labels of the drawing, in the language of the moment (French:
-    ``arbre 2``, ``niveau 2``)."""
+    trees is one batched cell. Those words, and the graph's name, are the drawing's, in the language of the moment
+    (French: ``arbre 2``, ``niveau 2``)."""
     s = schedule(trees)
-    g = ir.Graph("dynamic batching by depth")
+    g = ir.Graph(_("dynamic batching by depth"))  # its name is shown with the picture (a figure's summary line)
     made: list[ir.Node] = []
     for i in range(s.n_nodes):
         tree = _("tree {n}").format(n=s.tree[i] + 1)
