@@ -30,9 +30,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..graph import CycleError, Graph, GraphError
+from ..i18n import N_, Said, message_of, say
 from .exercises import Checker
 
-__all__ = ["cycle_checker", "order_checker", "order_problem"]
+__all__ = ["ANSWER_A_LIST", "ANSWER_A_PAIR", "APPEARS_TWICE", "COMES_BEFORE", "EDGE_ALLOWED", "MISSING_MANY",
+           "MISSING_ONE", "NOT_A_NODE", "PRINTED_ORDER", "VALID_ORDER", "cycle_checker", "order_checker",
+           "order_problem"]
+
+NOT_A_NODE = N_("{name!r} is not a node of this graph (its nodes are named {sample}...)")
+APPEARS_TWICE = N_("{name!r} appears twice; each node is evaluated exactly once")
+MISSING_ONE = N_("{name!r} is missing; a topological order lists every node")
+MISSING_MANY = N_("{n} nodes are missing, e.g. {name!r}; a topological order lists every node")
+COMES_BEFORE = N_("{name!r} comes before its input {input!r}")
+ANSWER_A_LIST = N_("answer with a list of node names, e.g. {example}")
+PRINTED_ORDER = N_("that is the order the engine printed; find a different valid one")
+VALID_ORDER = N_("a valid order: every node comes after its inputs ({order})")
+ANSWER_A_PAIR = N_("answer with a pair of node names (src, dst), e.g. {example}")
+EDGE_ALLOWED = N_("{src} -> {dst} is allowed: {src} does not depend on {dst}, so the graph stays acyclic")
+
+
+def _said(err: Exception) -> str:
+    """The course message an error of the graph was raised with (a Said: its id tells which), else its text."""
+    try:
+        return message_of(err)
+    except LookupError:
+        return str(err)
+
 
 def _names(answer: Any) -> list[str] | None:
     """A list/tuple of names (or of nodes, which are read by name), else None."""
@@ -41,8 +64,10 @@ def _names(answer: Any) -> list[str] | None:
     return [getattr(a, "name", a) if not isinstance(a, str) else a for a in answer]
 
 
-def order_problem(graph: Graph, names: Sequence[str]) -> str | None:
-    """What is wrong with ``names`` as a topological order of ``graph`` (None when it is a valid one).
+def order_problem(graph: Graph, names: Sequence[str]) -> Said | None:
+    """What is wrong with ``names`` as a topological order of ``graph`` (None when it is a valid one), as a course
+    message (its ``msgid`` is one of :data:`NOT_A_NODE`, :data:`APPEARS_TWICE`, :data:`MISSING_ONE`,
+    :data:`MISSING_MANY`, :data:`COMES_BEFORE`).
 
     Checks, in this order: every entry is a node name, none repeats, none is missing, and every node comes after
     each of its inputs (the first violation in the given order is named).
@@ -51,22 +76,23 @@ def order_problem(graph: Graph, names: Sequence[str]) -> str | None:
     unknown = [a for a in names if not isinstance(a, str) or a not in known]
     if unknown:
         sample = ", ".join(repr(n.name) for n in graph.nodes[:6])
-        return f"{unknown[0]!r} is not a node of this graph (its nodes are named {sample}...)"
+        return say(NOT_A_NODE, name=unknown[0], sample=sample)
     seen: set[str] = set()
     for a in names:
         if a in seen:
-            return f"{a!r} appears twice; each node is evaluated exactly once"
+            return say(APPEARS_TWICE, name=a)
         seen.add(a)
     missing = [n.name for n in graph.nodes if n.name not in seen]
     if missing:
-        first = f"{missing[0]!r} is missing" if len(missing) == 1 else f"{len(missing)} nodes are missing, e.g. {missing[0]!r}"
-        return f"{first}; a topological order lists every node"
+        if len(missing) == 1:
+            return say(MISSING_ONE, name=missing[0])
+        return say(MISSING_MANY, n=len(missing), name=missing[0])
     position = {a: k for k, a in enumerate(names)}
     for a in names:
         node = graph[a]
         late = [i.name for i in node.inputs if position[i.name] > position[a]]
         if late:
-            return f"{a!r} comes before its input {late[0]!r}"
+            return say(COMES_BEFORE, name=a, input=late[0])
     return None
 
 
@@ -78,13 +104,13 @@ def order_checker(graph: Graph, different_from: Sequence[str] | None = None) -> 
     def check(answer: Any) -> tuple[bool, str]:
         names = _names(answer)
         if names is None:
-            return False, "answer with a list of node names, e.g. ['x', 'w', ...]"
+            return False, say(ANSWER_A_LIST, example="['x', 'w', ...]")
         problem = order_problem(graph, names)
         if problem:
             return False, problem
         if banned is not None and names == banned:
-            return False, "that is the order the engine printed; find a different valid one"
-        return True, f"a valid order: every node comes after its inputs ({' → '.join(names)})"
+            return False, say(PRINTED_ORDER)
+        return True, say(VALID_ORDER, order=" → ".join(names))
 
     return check
 
@@ -96,17 +122,16 @@ def cycle_checker(graph: Graph) -> Checker:
     def check(answer: Any) -> tuple[bool, str]:
         names = _names(answer)
         if names is None or len(names) != 2:
-            return False, "answer with a pair of node names (src, dst), e.g. ('sin', 'x')"
+            return False, say(ANSWER_A_PAIR, example="('sin', 'x')")
         copy = Graph.from_dict(graph.to_dict())
         try:
             src, dst = copy[names[0]], copy[names[1]]
         except GraphError as err:
-            return False, str(err)
+            return False, _said(err)
         try:
             copy.add_edge(src, dst)
         except CycleError as err:
-            return True, str(err)
-        return False, (f"{src.name} -> {dst.name} is allowed: {src.name} does not depend on {dst.name}, so the "
-                       "graph stays acyclic")
+            return True, _said(err)
+        return False, say(EDGE_ALLOWED, src=src.name, dst=dst.name)
 
     return check

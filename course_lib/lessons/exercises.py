@@ -28,41 +28,142 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["NOT_ANSWERED", "Checker", "Exercise", "Result", "choice", "count_is", "forget_attempts", "names",
-           "number", "same", "whole_number"]
+from .. import i18n
+from ..i18n import N_, Said, say
+from ..i18n import gettext as _
+
+__all__ = ["ANSWER_WITH_A_NUMBER", "ANSWER_WITH_A_NUMBER_OF", "CHOSE", "COULD_NOT_CHECK", "HINT", "NOT_ANSWERED",
+           "NOT_IT", "NUMBER_OF", "ONE_LETTER", "REPLACE_THE_DOTS", "TRY_AGAIN", "WELL_DONE", "Checker", "Exercise", "Later",
+           "Result", "and_list", "choice", "clauses", "count_is", "forget_attempts", "names", "number", "pairs", "same", "shown",
+           "whole_number"]
 
 NOT_ANSWERED = ...
 
-#: What checks an answer: ``answer -> (ok, message)``; the message says why, or what is right.
+#: What checks an answer: ``answer -> (ok, message)``; the message says why, or what is right. The checkers of the
+#: course say a course message (:func:`course_lib.i18n.say`), so a test reads *which* verdict it was (``.msgid``).
 Checker = Callable[[Any], tuple[bool, str]]
+
+# The words of an exercise itself (message ids, translated when shown).
+MARKS = {True: N_("✔ correct"), False: N_("✘ not yet"), None: N_("… not answered yet")}
+HEADING = N_("Exercise {key}: {mark}")
+HINT = N_("Hint: {hint}")
+REPLACE_THE_DOTS = N_("replace ... with your answer and run the cell again")
+TRY_AGAIN = N_("try again")
+WELL_DONE = N_("well done")
+COULD_NOT_CHECK = N_("could not check this answer ({error}: {text})")
+# The shared validators' verdicts.
+ANSWER_WITH_A_NUMBER_OF = N_("answer with a number of {unit}")
+#: "answer with a number of ..." for the units of the course's "how many?" questions, each a whole message (French
+#: elides "de" before a vowel: "un nombre d'opérations").
+NUMBER_OF = {"nodes": N_("answer with a number of nodes"), "graphs": N_("answer with a number of graphs"),
+             "traces": N_("answer with a number of traces"), "ops": N_("answer with a number of ops"),
+             "operations": N_("answer with a number of operations")}
+ANSWER_WITH_A_NUMBER = N_("answer with a number")
+NOT_IT = N_("{answer} is not it")
+ONE_LETTER = N_("answer with one letter among {letters}")
+CHOSE = N_("{letter}: {reason}")
+# Lists in running text: "a, b" and "a and b" (French: "a ; b" between values with a decimal comma, "a et b").
+LIST_ITEM = N_("{items}, {item}")
+LAST_ITEM = N_("{items} and {item}")
+CLAUSE_ITEM = N_("{items}; {item}")
+
+
+def shown(text: Any) -> str:
+    """A prompt, hint or reason in the language of the moment: a :class:`~course_lib.i18n.Said` is said again from
+    its message id and values; a message id (marked with ``N_``) is translated; other text (a notebook's own words,
+    code) is shown as it is.
+
+    >>> i18n.set_language("fr"); shown(N_("try again")), shown(say(HINT, hint="x")), shown("mul(x, w)")
+    ('essayez encore', 'Indice\\xa0: x', 'mul(x, w)')
+    >>> i18n.set_language("en"); shown(say(HINT, hint="x"))
+    'Hint: x'
+    """
+    if isinstance(text, Said):
+        return say(text.msgid, **text.values)
+    return _(text) if isinstance(text, str) and text else text
+
+
+class Later:
+    """A value of a message worked out each time the message is said (so in the language of that moment), e.g.
+    a list of options written in the prompt of a cached exercise: ``say(PROMPT, choices=Later(lambda: ...))``."""
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make = make
+
+    def __format__(self, spec: str) -> str:
+        return format(self.make(), spec)
+
+    def __str__(self) -> str:
+        return self.make()
+
+
+def pairs(items: Iterable[tuple[str, Any]], spec: str = "g", sep: str = " = ") -> str:
+    """``name = value`` pairs in running text: English ``x = 3, w = -2`` (values as ``spec``), French
+    ``x = 3 ; w = -2`` (values with a decimal comma, so the pairs are set apart with a semicolon).
+
+    >>> pairs([("x", 0.5), ("w", 3.0)]), pairs([("x", 3.0)], sep="=")
+    ('x = 0.5, w = 3', 'x=3')
+    >>> i18n.set_language("fr"); pairs([("x", 0.5), ("w", 3.0)])
+    'x = 0,5\\xa0; w = 3'
+    >>> i18n.set_language("en")
+    """
+    return _join((f"{name}{sep}{i18n.number(value, spec=spec)}" for name, value in items), LIST_ITEM)
+
+
+def clauses(items: Iterable[str]) -> str:
+    """Parts of a sentence set apart with semicolons: ``a; b`` (French ``a ; b``, with a no-break space)."""
+    return _join(items, CLAUSE_ITEM)
+
+
+def and_list(items: Iterable[str]) -> str:
+    """Words joined with "and" in the language of the moment: ``x and w`` (French ``x et w``)."""
+    return _join(items, LAST_ITEM)
+
+
+def _join(items: Iterable[str], message: str) -> str:
+    texts = list(items)
+    out = texts[0] if texts else ""
+    for text in texts[1:]:
+        out = _(message).format(items=out, item=text)
+    return out
 
 
 @dataclass
 class Result:
-    """The outcome of one check; displays as a coloured line in Jupyter and as plain text elsewhere."""
+    """The outcome of one check; displays as a coloured line in Jupyter and as plain text elsewhere, in the
+    language of the moment it was checked.
+
+    ``said`` is the checker's verdict alone (a :class:`~course_lib.i18n.Said` when the checker said a course
+    message: its ``.msgid`` tells which verdict it was, in any language), and ``hint`` the index of the hint shown
+    (0 for the first; None when none was), so a test checks what happened rather than the words.
+    """
 
     key: str
     ok: bool | None  # None: not answered yet
     message: str
+    said: str = ""
+    hint: int | None = None
 
     def __bool__(self) -> bool:
         return bool(self.ok)
 
+    def heading(self, escape: Callable[[str], str] = str) -> str:
+        """``Exercise 01.1: ✔ correct`` in the language of the moment (the key passed through ``escape``)."""
+        return _(HEADING).format(key=escape(self.key), mark=_(MARKS[self.ok]))
+
     def __repr__(self) -> str:
-        mark = {True: "✔ correct", False: "✘ not yet", None: "… not answered yet"}[self.ok]
-        return f"Exercise {self.key}: {mark} — {self.message}"
+        return f"{self.heading()} — {self.message}"
 
     def _repr_html_(self) -> str:
         colour = {True: "#009E73", False: "#D55E00", None: "#0072B2"}[self.ok]
-        mark = {True: "✔ correct", False: "✘ not yet", None: "… not answered yet"}[self.ok]
         return (f'<div style="border-left:6px solid {colour};padding:4px 10px;font-size:1.05em">'
-                f"<b>Exercise {html.escape(self.key)}: {mark}</b> — {html.escape(self.message)}</div>")
+                f"<b>{self.heading(html.escape)}</b> — {html.escape(self.message)}</div>")
 
 
 #: Attempts per exercise key, for the whole kernel session: a notebook that builds its ``Exercise`` inside the
@@ -85,6 +186,10 @@ class Exercise:
     ``hints`` shown one more per wrong attempt. Attempts are counted per ``key``, so an exercise rebuilt by a
     re-run cell carries on with the next hint.
 
+    The prompt and hints are kept as they were given (message ids marked with ``N_``, a
+    :class:`~course_lib.i18n.Said` for one with values, or a notebook's own words) and shown in the language of the
+    moment (:meth:`prompt_text`, :meth:`hint_texts`): a cached exercise speaks French after ``set_language("fr")``.
+
     >>> forget_attempts("0.9")
     >>> [Exercise("0.9", "?", 2, hints=["one", "two"]).check(3).message for _ in range(2)]
     ['Hint: one', 'Hint: two']
@@ -100,29 +205,42 @@ class Exercise:
     def __post_init__(self) -> None:
         self.attempts = max(self.attempts, _ATTEMPTS.get(self.key, 0))
 
+    def prompt_text(self) -> str:
+        """The prompt in the language of the moment."""
+        return shown(self.prompt)
+
+    def hint_texts(self) -> list[str]:
+        """The hints in the language of the moment."""
+        return [shown(h) for h in self.hints]
+
     def check(self, answer: Any = NOT_ANSWERED) -> Result:
         """Check an answer; ``...`` (or nothing) means not answered yet and shows the first hint."""
         if answer is NOT_ANSWERED or answer is None:
-            return Result(self.key, None, self._hint(0, "replace ... with your answer and run the cell again"))
+            text, level = self._hint(0, REPLACE_THE_DOTS)
+            return Result(self.key, None, text, hint=level)
         self.attempts = _ATTEMPTS[self.key] = max(self.attempts, _ATTEMPTS.get(self.key, 0)) + 1
         try:
             ok, message = self._judge(answer)
         except Exception as e:  # noqa: BLE001 - a checker must never crash the notebook
-            ok, message = False, f"could not check this answer ({type(e).__name__}: {e})"
+            ok, message = False, say(COULD_NOT_CHECK, error=type(e).__name__, text=str(e))
         if ok:
-            return Result(self.key, True, message or "well done")
-        return Result(self.key, False, (message + ". " if message else "") + self._hint(self.attempts - 1))
+            said = message or say(WELL_DONE)
+            return Result(self.key, True, said, said=said)
+        text, level = self._hint(self.attempts - 1)
+        return Result(self.key, False, (message + ". " if message else "") + text, said=message, hint=level)
 
     def _judge(self, answer: Any) -> tuple[bool, str]:
         if callable(self.expect):
             ok, message = self.expect(answer)
-            return bool(ok), str(message)
+            return bool(ok), message if isinstance(message, str) else str(message)
         return same(answer, self.expect, self.rtol), ""
 
-    def _hint(self, k: int, fallback: str = "") -> str:
+    def _hint(self, k: int, fallback: str = "") -> tuple[str, int | None]:
+        """The hint to show after ``k`` wrong attempts, and its index (None: there are no hints)."""
         if not self.hints:
-            return fallback or "try again"
-        return "Hint: " + self.hints[min(k, len(self.hints) - 1)]
+            return _(fallback or TRY_AGAIN), None
+        level = min(k, len(self.hints) - 1)
+        return _(HINT).format(hint=shown(self.hints[level])), level
 
 
 def same(answer: Any, expect: Any, rtol: float = 1e-6) -> bool:
@@ -198,7 +316,9 @@ def names(answer: Any) -> set[str] | None:
 
 def count_is(truth: Callable[[], float], unit: str, explain: str | Callable[[float], str]) -> Checker:
     """A checker for "how many ... ?": the answer must be a number (else: "answer with a number of ``unit``") equal
-    to ``truth()``, computed when the answer is checked; ``explain`` (text, or a function of the truth) says why.
+    to ``truth()``, computed when the answer is checked; ``explain`` (a message, or a function of the truth that
+    says one) says why. The verdicts are course messages (:data:`NOT_IT`, :data:`NUMBER_OF`...), in the language of
+    the moment of the check.
 
     >>> check = count_is(lambda: 3, "traces", lambda t: f"{t} traces")
     >>> check(3), check(4), check("three")
@@ -208,11 +328,13 @@ def count_is(truth: Callable[[], float], unit: str, explain: str | Callable[[flo
     def check(answer: Any) -> tuple[bool, str]:
         given = number(answer)
         if given is None:
-            return False, f"answer with a number of {unit}" if unit else "answer with a number"
+            if not unit:
+                return False, say(ANSWER_WITH_A_NUMBER)
+            return False, say(NUMBER_OF[unit]) if unit in NUMBER_OF else say(ANSWER_WITH_A_NUMBER_OF, unit=unit)
         value = truth()
         if same(given, value):
-            return True, explain(value) if callable(explain) else explain
-        return False, f"{answer} is not it"
+            return True, explain(value) if callable(explain) else shown(explain)
+        return False, say(NOT_IT, answer=i18n.number(answer, spec=""))
 
     return check
 
@@ -233,8 +355,8 @@ def choice(options: dict[str, str], right: str | Callable[[], str], why: dict[st
     def check(answer: Any) -> tuple[bool, str]:
         given = answer.strip().lower().rstrip(")") if isinstance(answer, str) else None
         if given not in options:
-            return False, f"answer with one letter among {letters}"
+            return False, say(ONE_LETTER, letters=letters)
         truth = right() if callable(right) else right
-        return given == truth, f"{given}: {why.get(given, options[given])}"
+        return given == truth, say(CHOSE, letter=given, reason=shown(why.get(given, options[given])))
 
     return check

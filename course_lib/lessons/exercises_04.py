@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 
+from ..i18n import N_, say
 from .exercises import Exercise, choice
 from .tf_debugging import EAGER, RELAXED, TRACED, python_runs, retraces
 
@@ -23,11 +24,11 @@ __all__ = ["DEBUG_CHOICES", "RETRACE_CHOICES", "RETRACE_LENGTHS", "debug_choice"
 
 #: 04.5's options: a print inside a tf.function showed one line for many calls; what to do, and why.
 DEBUG_CHOICES = {
-    "a": "nothing is wrong: a print in a tf.function runs on every call, so the function ran only once",
-    "b": "turn on tf.config.run_functions_eagerly(True) while debugging: the Python body then runs on every call, "
-         "so the print sees each call's real values",
-    "c": "add reduce_retracing=True: with fewer traces, the print runs more often",
-    "d": "nothing can be done: a print inside a graph breaks it in two, so its values are lost",
+    "a": N_("nothing is wrong: a print in a tf.function runs on every call, so the function ran only once"),
+    "b": N_("turn on tf.config.run_functions_eagerly(True) while debugging: the Python body then runs on every "
+            "call, so the print sees each call's real values"),
+    "c": N_("add reduce_retracing=True: with fewer traces, the print runs more often"),
+    "d": N_("nothing can be done: a print inside a graph breaks it in two, so its values are lost"),
 }
 
 #: 04.6's vector lengths, in call order.
@@ -35,10 +36,11 @@ RETRACE_LENGTHS = (4, 4, 7, 2, 9)
 
 #: 04.6's options: how many lines a print of the shape prints under reduce_retracing=True, and why.
 RETRACE_CHOICES = {
-    "a": "5 lines: a print in a tf.function runs on every call",
-    "b": "4 lines: one trace per new length; reduce_retracing only changes the warning",
-    "c": "2 lines: length 4 gets its own trace, then length 7 a generic one (length None) that also serves 2 and 9",
-    "d": "1 line: with reduce_retracing the very first trace already has length None",
+    "a": N_("5 lines: a print in a tf.function runs on every call"),
+    "b": N_("4 lines: one trace per new length; reduce_retracing only changes the warning"),
+    "c": N_("2 lines: length 4 gets its own trace, then length 7 a generic one (length None) that also serves 2 and "
+            "9"),
+    "d": N_("1 line: with reduce_retracing the very first trace already has length None"),
 }
 
 
@@ -61,18 +63,18 @@ def debug_choice() -> Exercise:
     True
     """
     why = {
-        "a": "a Python print runs while tracing, once per trace, not on every call (section 3 counted 1 line for 3 "
-             "calls)",
-        "b": "with run_functions_eagerly(True) the body ran, and printed real values, on each of 3 calls; switch it "
-             "off again afterwards, it slows every tf.function down (tf.print, a graph op, is the other way)",
-        "c": "reduce_retracing makes traces rarer, so a Python print runs even less often",
-        "d": "that is torch.compile's graph break; a tf.function runs the print once, while tracing, and keeps one "
-             "graph",
+        "a": N_("a Python print runs while tracing, once per trace, not on every call (section 3 counted 1 line for 3 "
+                "calls)"),
+        "b": N_("with run_functions_eagerly(True) the body ran, and printed real values, on each of 3 calls; switch "
+                "it off again afterwards, it slows every tf.function down (tf.print, a graph op, is the other way)"),
+        "c": N_("reduce_retracing makes traces rarer, so a Python print runs even less often"),
+        "d": N_("that is torch.compile's graph break; a tf.function runs the print once, while tracing, and keeps "
+                "one graph"),
     }
-    return Exercise("04.5", "A print in a tf.function showed one line for many calls: what do you do, and why?",
+    return Exercise("04.5", N_("A print in a tf.function showed one line for many calls: what do you do, and why?"),
                     choice(DEBUG_CHOICES, debug_verdict, why),
-                    hints=["when does Python run the body of a tf.function?",
-                           "which lever printed 3 lines for 3 calls?"])
+                    hints=[N_("when does Python run the body of a tf.function?"),
+                           N_("which lever printed 3 lines for 3 calls?")])
 
 
 def retrace_verdict(lengths: tuple[int, ...] = RETRACE_LENGTHS) -> str:
@@ -97,16 +99,19 @@ def retrace_choice() -> Exercise:
     True
     """
     why = {
-        "a": "a print runs while tracing, not on every call: the second vector of length 4 reuses the first trace",
-        "b": "that is the default (one trace each for 4, 7, 2 and 9); with reduce_retracing the second new length "
-             "already gets a generic trace",
-        "c": "the first trace is exact, shape (4,); the next new length makes tf.function trace the generic shape "
-             "(None,), which every later vector matches, so it prints 2 lines",
-        "d": "the first trace is exact, shape (4,): tf.function generalizes only once it has seen a second shape",
+        "a": N_("a print runs while tracing, not on every call: the second vector of length 4 reuses the first "
+                "trace"),
+        "b": N_("that is the default (one trace each for 4, 7, 2 and 9); with reduce_retracing the second new length "
+                "already gets a generic trace"),
+        "c": N_("the first trace is exact, shape (4,); the next new length makes tf.function trace the generic shape "
+                "(None,), which every later vector matches, so it prints 2 lines"),
+        "d": N_("the first trace is exact, shape (4,): tf.function generalizes only once it has seen a second "
+                "shape"),
     }
     lengths = ", ".join(map(str, RETRACE_LENGTHS))
-    return Exercise("04.6", f"A print of the shape in a reduce_retracing=True function, called on vectors of lengths "
-                            f"{lengths}: how many lines, and why?",
+    return Exercise("04.6", say(N_("A print of the shape in a reduce_retracing=True function, called on vectors of "
+                                   "lengths {lengths}: how many lines, and why?"), lengths=lengths),
                     choice(RETRACE_CHOICES, retrace_verdict, why),
-                    hints=["a Python print runs once per trace: count the traces",
-                           "section 3 printed the shape of each trace for five lengths: what was the second shape?"])
+                    hints=[N_("a Python print runs once per trace: count the traces"),
+                           N_("section 3 printed the shape of each trace for five lengths: what was the second "
+                              "shape?")])

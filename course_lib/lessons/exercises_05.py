@@ -17,14 +17,37 @@ from typing import Any
 
 import numpy as np
 
+from .. import i18n
+from ..i18n import N_, say
 from .compiling import StaticChain, break_even
-from .exercises import Exercise, choice, whole_number
+from .exercises import NOT_IT, Exercise, choice, whole_number
 
 __all__ = ["BREAK_EVEN", "EXTENSION_CHOICES", "break_even_runs", "compile_scenario", "extension_choice",
            "input_signature", "static_compiles", "torch_graphs", "torch_scenario", "trace_count", "trace_scenario"]
 
 #: 05.3's numbers (seconds): a tf.function's first call, its later calls, and the same function run eagerly.
 BREAK_EVEN = {"first call": 30e-3, "later call": 150e-6, "eager call": 2e-3}
+
+# The verdicts (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
+WHOLE_NUMBER = N_("answer with a whole number")
+COMPILES_WHY = N_("one compile for the first run, one per edit; runs of an unchanged graph reuse the plan")
+PLAN_CACHED = N_("a run of an unchanged graph does not compile: the plan is cached")
+TRACES_WHY = N_("a new shape traces; a new Python number traces (it is baked into the graph as a constant); a tensor "
+                "k is an input, so a new value of it does not")
+TOO_FEW_TRACES = N_("too few: one of the calls you counted as 'same' brings a new signature")
+TOO_MANY_TRACES = N_("too many: the same shapes and dtypes with new tensor values reuse the graph")
+WHOLE_NUMBER_OF_CALLS = N_("answer with a whole number of calls")
+BREAK_EVEN_WHY = N_("{n} calls: {first} + {rest} × {later} ms ≤ {n} × {eager} ms, and one call fewer is not enough")
+ONE_SHORT = N_("one short: at that count the compiled calls still take a little longer")
+WITH_N_CALLS = N_("with {n} calls, compiled takes {compiled} s, eager {eager} s")
+A_LIST_OF_SPECS = N_("input_signature is a list with one spec per argument: {example}")
+TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
+OTHER_NUMBERS = N_("the function ran, but gave other numbers: keep the dtype float64")
+TRACED_TIMES = N_("it traced {n} times: the length must be left open")
+ONE_TRACE = N_("one trace for every length: the graph was built for shape [None]")
+DYNAMO_WHY = N_("the first graph is specialised to length 3; the second length makes Dynamo recompile with a "
+                "symbolic length, which then serves 5 and 6 as well (automatic dynamic shapes)")
+ONE_PER_LENGTH = N_("that would be one graph per length: tf.function without a signature; Dynamo learns")
 
 
 def compile_scenario() -> int:
@@ -48,16 +71,16 @@ def static_compiles() -> Exercise:
         truth = compile_scenario()
         got = whole_number(answer)
         if got is None:
-            return False, "answer with a whole number"
+            return False, say(WHOLE_NUMBER)
         if got == truth:
-            return True, "one compile for the first run, one per edit; runs of an unchanged graph reuse the plan"
+            return True, say(COMPILES_WHY)
         if got > 100:
-            return False, "a run of an unchanged graph does not compile: the plan is cached"
-        return False, f"{got} is not it"
+            return False, say(PLAN_CACHED)
+        return False, say(NOT_IT, answer=got)
 
-    return Exercise("05.1", "How many times has the session compiled?", check,
-                    hints=["which calls change the graph, or ask for something new? only those compile",
-                           "the first run compiles; each add_node() changes the graph; plain runs reuse the plan"])
+    return Exercise("05.1", N_("How many times has the session compiled?"), check,
+                    hints=[N_("which calls change the graph, or ask for something new? only those compile"),
+                           N_("the first run compiles; each add_node() changes the graph; plain runs reuse the plan")])
 
 
 def trace_scenario() -> int:
@@ -83,17 +106,17 @@ def trace_count() -> Exercise:
         truth = trace_scenario()
         got = whole_number(answer)
         if got is None:
-            return False, "answer with a whole number"
+            return False, say(WHOLE_NUMBER)
         if got == truth:
-            return True, ("a new shape traces; a new Python number traces (it is baked into the graph as a "
-                          "constant); a tensor k is an input, so a new value of it does not")
+            return True, say(TRACES_WHY)
         if got < truth:
-            return False, "too few: one of the calls you counted as 'same' brings a new signature"
-        return False, "too many: the same shapes and dtypes with new tensor values reuse the graph"
+            return False, say(TOO_FEW_TRACES)
+        return False, say(TOO_MANY_TRACES)
 
-    return Exercise("05.2", "How many graphs has the tf.function traced?", check,
-                    hints=["a call traces when its signature is new: tensor shapes and dtypes, and Python values",
-                           "go call by call: 1, same, new shape, new Python value, tensor instead of float, same"])
+    return Exercise("05.2", N_("How many graphs has the tf.function traced?"), check,
+                    hints=[N_("a call traces when its signature is new: tensor shapes and dtypes, and Python values"),
+                           N_("go call by call: 1, same, new shape, new Python value, tensor instead of float, "
+                              "same")])
 
 
 @functools.cache
@@ -101,21 +124,25 @@ def break_even_runs() -> Exercise:
     """05.3: the break-even number of calls for :data:`BREAK_EVEN`."""
     first, later, eager = BREAK_EVEN["first call"], BREAK_EVEN["later call"], BREAK_EVEN["eager call"]
 
+    def ms(seconds: float) -> str:
+        return i18n.number(seconds * 1e3, spec="g")
+
     def check(answer: Any) -> tuple[bool, str]:
         truth = break_even(first - later, later, eager)
         got = whole_number(answer)
         if got is None:
-            return False, "answer with a whole number of calls"
+            return False, say(WHOLE_NUMBER_OF_CALLS)
         if got == truth:
-            return True, (f"{truth} calls: {first * 1e3:g} + {truth - 1} × {later * 1e3:g} ms ≤ {truth} × "
-                          f"{eager * 1e3:g} ms, and one call fewer is not enough")
+            return True, say(BREAK_EVEN_WHY, n=truth, first=ms(first), rest=truth - 1, later=ms(later),
+                             eager=ms(eager))
         if got == truth - 1:
-            return False, "one short: at that count the compiled calls still take a little longer"
-        return False, f"with {got} calls, compiled takes {first + (got - 1) * later:.4g} s, eager {got * eager:.4g} s"
+            return False, say(ONE_SHORT)
+        return False, say(WITH_N_CALLS, n=got, compiled=i18n.number(first + (got - 1) * later, spec=".4g"),
+                          eager=i18n.number(got * eager, spec=".4g"))
 
-    return Exercise("05.3", "After how many calls does the tf.function pay off?", check,
-                    hints=["n calls cost first + (n - 1) × later compiled, and n × eager eagerly",
-                           "solve first + (n - 1) × later ≤ n × eager for the smallest whole n"])
+    return Exercise("05.3", N_("After how many calls does the tf.function pay off?"), check,
+                    hints=[N_("n calls cost first + (n - 1) × later compiled, and n × eager eagerly"),
+                           N_("solve first + (n - 1) × later ≤ n × eager for the smallest whole n")])
 
 
 @functools.cache
@@ -127,22 +154,22 @@ def input_signature() -> Exercise:
 
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
-            return False, "input_signature is a list with one spec per argument: [tf.TensorSpec(...)]"
+            return False, say(A_LIST_OF_SPECS, example="[tf.TensorSpec(...)]")
         try:
             f = tf.function(lambda x: tf.reduce_sum(tf.sin(x)), input_signature=list(answer))
             results = [float(f(tf.constant(np.linspace(0.0, 1.0, n)))) for n in (3, 5, 7)]
         except (TypeError, ValueError) as err:
-            return False, f"TensorFlow refused it: {str(err).splitlines()[0][:160]}"
+            return False, say(TF_REFUSED_IT, line=str(err).splitlines()[0][:160])
         want = [float(np.sum(np.sin(np.linspace(0.0, 1.0, n)))) for n in (3, 5, 7)]
         traces = f.experimental_get_tracing_count()
         if not np.allclose(results, want):
-            return False, "the function ran, but gave other numbers: keep the dtype float64"
+            return False, say(OTHER_NUMBERS)
         if traces != 1:
-            return False, f"it traced {traces} times: the length must be left open"
-        return True, "one trace for every length: the graph was built for shape [None]"
+            return False, say(TRACED_TIMES, n=traces)
+        return True, say(ONE_TRACE)
 
-    return Exercise("05.4", "Write an input_signature that traces once for every vector length.", check,
-                    hints=["one tf.TensorSpec per argument; shape and dtype", "None in a shape means any size"])
+    return Exercise("05.4", N_("Write an input_signature that traces once for every vector length."), check,
+                    hints=[N_("one tf.TensorSpec per argument; shape and dtype"), N_("None in a shape means any size")])
 
 
 def torch_scenario() -> int:
@@ -166,26 +193,27 @@ def torch_graphs() -> Exercise:
         truth = torch_scenario()
         got = whole_number(answer)
         if got is None:
-            return False, "answer with a whole number"
+            return False, say(WHOLE_NUMBER)
         if got == truth:
-            return True, ("the first graph is specialised to length 3; the second length makes Dynamo recompile "
-                          "with a symbolic length, which then serves 5 and 6 as well (automatic dynamic shapes)")
+            return True, say(DYNAMO_WHY)
         if got == 4:
-            return False, "that would be one graph per length: tf.function without a signature; Dynamo learns"
-        return False, f"{got} is not it"
+            return False, say(ONE_PER_LENGTH)
+        return False, say(NOT_IT, answer=got)
 
-    return Exercise("05.5", "How many graphs does torch.compile capture?", check,
-                    hints=["the first call captures a graph for exactly the shape it saw",
-                           "when a second shape arrives, Dynamo marks that dimension dynamic and recompiles once"])
+    return Exercise("05.5", N_("How many graphs does torch.compile capture?"), check,
+                    hints=[N_("the first call captures a graph for exactly the shape it saw"),
+                           N_("when a second shape arrives, Dynamo marks that dimension dynamic and recompiles "
+                              "once")])
 
 
 #: 05.6's options: what two runs of a TF1 Session pay after ``z = tf.sin(y)`` was added to a graph that ran ``y``.
 EXTENSION_CHOICES = {
-    "a": "neither pays anything extra: the graph only grew, and TensorFlow compiles a graph once",
-    "b": "the run of y pays the extension only (the new node is sent to the runtime, y's executor is kept); "
-         "the first run of z also builds a new executor for z",
-    "c": "both build new executors: any change to a TF1 graph throws away every executor",
-    "d": "the run of y pays nothing, since y did not change; the first run of z pays the extension and its executor",
+    "a": N_("neither pays anything extra: the graph only grew, and TensorFlow compiles a graph once"),
+    "b": N_("the run of y pays the extension only (the new node is sent to the runtime, y's executor is kept); "
+            "the first run of z also builds a new executor for z"),
+    "c": N_("both build new executors: any change to a TF1 graph throws away every executor"),
+    "d": N_("the run of y pays nothing, since y did not change; the first run of z pays the extension and its "
+            "executor"),
 }
 
 
@@ -195,16 +223,16 @@ def extension_choice() -> Exercise:
     ``c_api.cc`` sends the nodes added since the last run at the start of *every* run; ``DirectSession`` keeps one
     executor per request and an extension does not clear them)."""
     why = {
-        "a": "the graph is not compiled once: each run after a change sends the new nodes, and each new request "
-             "builds an executor (section 4 measured both)",
-        "b": "the extension is paid by the first run after the change, whatever it fetches; an executor is built "
-             "once per new request and kept across extensions",
-        "c": "the session keeps its executors when the graph is extended: re-running an old fetch after an edit "
-             "cost far less than a new fetch in section 4",
-        "d": "the nodes added since the last run are sent at the start of the next run, whatever it fetches: "
-             "the run of y pays the extension",
+        "a": N_("the graph is not compiled once: each run after a change sends the new nodes, and each new request "
+                "builds an executor (section 4 measured both)"),
+        "b": N_("the extension is paid by the first run after the change, whatever it fetches; an executor is built "
+                "once per new request and kept across extensions"),
+        "c": N_("the session keeps its executors when the graph is extended: re-running an old fetch after an edit "
+                "cost far less than a new fetch in section 4"),
+        "d": N_("the nodes added since the last run are sent at the start of the next run, whatever it fetches: "
+                "the run of y pays the extension"),
     }
-    return Exercise("05.6", "Which describes what the run of y and then the first run of z pay?",
+    return Exercise("05.6", N_("Which describes what the run of y and then the first run of z pay?"),
                     choice(EXTENSION_CHOICES, "b", why),
-                    hints=["which run comes first after the change? that one sends the new node",
-                           "is y's request new? is z's?"])
+                    hints=[N_("which run comes first after the change? that one sends the new node"),
+                           N_("is y's request new? is z's?")])

@@ -17,8 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import i18n
+from ..i18n import N_, say
 from . import sequences as sq
-from .exercises import Exercise, choice, number
+from .exercises import NOT_IT, Exercise, choice, number
 
 __all__ = [
     "BUCKET_LENGTHS",
@@ -42,6 +44,26 @@ BUCKET_TARGET = 35
 #: 06.4: the lengths given to pack_padded_sequence.
 PACKED_LENGTHS = [5, 2, 3]
 
+# The verdicts (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
+WHOLE_NUMBER_OF_STEPS = N_("answer with a whole number of cell steps")
+PADDED_WHY = N_("{batch} × {longest} = {total} steps, {real} on words")
+EVERY_STEP = N_("that is every step of the padded batch; how many of them are on padding?")
+REAL_WORDS = N_("that is the number of real words; the question asks for the padding")
+AT_MOST_TWO_NUMBERS = N_("answer with a list of at most two whole numbers, e.g. {example}")
+TOO_MANY_BOUNDARIES = N_("{n} boundaries make {buckets} buckets (graphs); use at most two")
+BUCKETS_WHY = N_("{padded} padded steps in {buckets} buckets (padded to {longest}), down from {before} with one "
+                 "bucket")
+OVER_TARGET = N_("{padded} padded steps with {limits}; the target is at most {target}")
+A_LIST_OF_RAGGED_SPECS = N_("input_signature is a list with one spec per argument: {example}")
+TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
+RAN_OTHER_NUMBERS = N_("it ran but gave other numbers: keep float64 and 3 numbers per word")
+TRACED_TIMES = N_("it traced {n} times")
+ONE_GRAPH = N_("one graph for every batch: the number of sentences and of words is left open")
+ONE_NUMBER_PER_STEP = N_("answer with a list of whole numbers, one per time step")
+PACKED_WHY = N_("{n} cell steps in all, the number of words: time step t runs only the sentences that still have a "
+                "word t")
+STEPS_OF_LONGEST = N_("there is one number per time step, and the longest sentence has {n} steps")
+
 
 @functools.cache
 def padded_steps() -> Exercise:
@@ -51,18 +73,19 @@ def padded_steps() -> Exercise:
         count = sq.padding_count(PADDED_LENGTHS)
         got = number(answer)
         if got is None:
-            return False, "answer with a whole number of cell steps"
+            return False, say(WHOLE_NUMBER_OF_STEPS)
         if got == count.padded:
-            return True, f"{len(PADDED_LENGTHS)} × {max(PADDED_LENGTHS)} = {count.total} steps, {count.real} on words"
+            return True, say(PADDED_WHY, batch=len(PADDED_LENGTHS), longest=max(PADDED_LENGTHS), total=count.total,
+                             real=count.real)
         if got == count.total:
-            return False, "that is every step of the padded batch; how many of them are on padding?"
+            return False, say(EVERY_STEP)
         if got == count.real:
-            return False, "that is the number of real words; the question asks for the padding"
-        return False, f"{got:g} is not it"
+            return False, say(REAL_WORDS)
+        return False, say(NOT_IT, answer=i18n.number(got, spec="g"))
 
-    return Exercise("06.1", "How many cell steps run on padding?", check,
-                    hints=["every sentence runs as many steps as the longest one",
-                           "padded steps = batch size × longest length − total words"])
+    return Exercise("06.1", N_("How many cell steps run on padding?"), check,
+                    hints=[N_("every sentence runs as many steps as the longest one"),
+                           N_("padded steps = batch size × longest length − total words")])
 
 
 @functools.cache
@@ -73,20 +96,22 @@ def bucket_boundaries() -> Exercise:
         try:
             limits = [int(b) for b in answer]
         except (TypeError, ValueError):
-            return False, "answer with a list of at most two whole numbers, e.g. [6, 15]"
+            return False, say(AT_MOST_TWO_NUMBERS, example="[6, 15]")
         if len(limits) > 2:
-            return False, f"{len(limits)} boundaries make {len(limits) + 1} buckets (graphs); use at most two"
+            return False, say(TOO_MANY_BOUNDARIES, n=len(limits), buckets=len(limits) + 1)
         groups = sq.buckets(BUCKET_LENGTHS, boundaries=limits)
         count = sq.bucketed_count(BUCKET_LENGTHS, groups)
         if count.padded <= BUCKET_TARGET:
-            return True, (f"{count.padded} padded steps in {len(groups)} buckets (padded to "
-                          f"{', '.join(str(max(BUCKET_LENGTHS[i] for i in g)) for g in groups)}), down from "
-                          f"{sq.padding_count(BUCKET_LENGTHS).padded} with one bucket")
-        return False, f"{count.padded} padded steps with {limits}; the target is at most {BUCKET_TARGET}"
+            return True, say(BUCKETS_WHY, padded=count.padded, buckets=len(groups),
+                             longest=", ".join(str(max(BUCKET_LENGTHS[i] for i in g)) for g in groups),
+                             before=sq.padding_count(BUCKET_LENGTHS).padded)
+        return False, say(OVER_TARGET, padded=count.padded, limits=limits, target=BUCKET_TARGET)
 
-    return Exercise("06.2", f"Two boundaries that leave at most {BUCKET_TARGET} padded steps.", check,
-                    hints=["look at the sorted lengths: where are the big jumps?",
-                           "a boundary b puts every length ≤ b in the lower bucket; cut at the jumps 5→9 and 12→20"])
+    return Exercise("06.2", say(N_("Two boundaries that leave at most {target} padded steps."), target=BUCKET_TARGET),
+                    check,
+                    hints=[N_("look at the sorted lengths: where are the big jumps?"),
+                           N_("a boundary b puts every length ≤ b in the lower bucket; cut at the jumps 5→9 and "
+                              "12→20")])
 
 
 def ragged_batches() -> list[list[list[float]]]:
@@ -105,22 +130,22 @@ def ragged_signature() -> Exercise:
 
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
-            return False, "input_signature is a list with one spec per argument: [tf.RaggedTensorSpec(...)]"
+            return False, say(A_LIST_OF_RAGGED_SPECS, example="[tf.RaggedTensorSpec(...)]")
         try:
             f = tf.function(lambda batch: tf.reduce_sum(batch, axis=1), input_signature=list(answer))
             got = [f(tf.ragged.constant(b, dtype=tf.float64, ragged_rank=1)).numpy() for b in ragged_batches()]
         except (TypeError, ValueError) as err:
-            return False, f"TensorFlow refused it: {str(err).splitlines()[0][:160]}"
+            return False, say(TF_REFUSED_IT, line=str(err).splitlines()[0][:160])
         want = [np.array([np.sum(s, axis=0) for s in b]) for b in ragged_batches()]
         if not all(np.allclose(g, w) for g, w in zip(got, want)):
-            return False, "it ran but gave other numbers: keep float64 and 3 numbers per word"
+            return False, say(RAN_OTHER_NUMBERS)
         traces = f.experimental_get_tracing_count()
         if traces != 1:
-            return False, f"it traced {traces} times"
-        return True, "one graph for every batch: the number of sentences and of words is left open"
+            return False, say(TRACED_TIMES, n=traces)
+        return True, say(ONE_GRAPH)
 
-    return Exercise("06.3", "A signature that takes every ragged batch in one trace.", check,
-                    hints=["a RaggedTensor needs a tf.RaggedTensorSpec, not a TensorSpec",
+    return Exercise("06.3", N_("A signature that takes every ragged batch in one trace."), check,
+                    hints=[N_("a RaggedTensor needs a tf.RaggedTensorSpec, not a TensorSpec"),
                            "tf.RaggedTensorSpec(shape=[None, None, 3], dtype=tf.float64, ragged_rank=1)"])
 
 
@@ -140,25 +165,24 @@ def packed_batch_sizes() -> Exercise:
         try:
             got = [int(v) for v in answer]
         except (TypeError, ValueError):
-            return False, "answer with a list of whole numbers, one per time step"
+            return False, say(ONE_NUMBER_PER_STEP)
         if got == truth:
-            return True, (f"{sum(truth)} cell steps in all, the number of words: time step t runs only the "
-                          "sentences that still have a word t")
+            return True, say(PACKED_WHY, n=sum(truth))
         if len(got) != len(truth):
-            return False, f"there is one number per time step, and the longest sentence has {len(truth)} steps"
-        return False, f"{got} is not it"
+            return False, say(STEPS_OF_LONGEST, n=len(truth))
+        return False, say(NOT_IT, answer=got)
 
-    return Exercise("06.4", "What are the packed sequence's batch_sizes?", check,
-                    hints=["batch_sizes[t] = how many sentences have at least t + 1 words",
-                           "lengths 5, 2, 3: at step 1 all three are running; at step 3, only two"])
+    return Exercise("06.4", N_("What are the packed sequence's batch_sizes?"), check,
+                    hints=[N_("batch_sizes[t] = how many sentences have at least t + 1 words"),
+                           N_("lengths 5, 2, 3: at step 1 all three are running; at step 3, only two")])
 
 
 #: 06.5's options: how to serve a sentiment RNN as one ``tf.function`` when sentences come in every length.
 SERVING_CHOICES = {
-    "a": "pad every batch to the longest sentence ever seen with zeros: one trace, and the scores do not change",
-    "b": "a tf.function over a Python loop on each sentence's length: one trace, since the code is the same",
-    "c": "a ragged input_signature and a loop over tf.range: one trace, and each sentence runs its own length",
-    "d": "no tf.function can do it: a static graph has one length, so only define-by-run serves every length",
+    "a": N_("pad every batch to the longest sentence ever seen with zeros: one trace, and the scores do not change"),
+    "b": N_("a tf.function over a Python loop on each sentence's length: one trace, since the code is the same"),
+    "c": N_("a ragged input_signature and a loop over tf.range: one trace, and each sentence runs its own length"),
+    "d": N_("no tf.function can do it: a static graph has one length, so only define-by-run serves every length"),
 }
 
 
@@ -167,12 +191,14 @@ def serving_choice() -> Exercise:
     """06.5: a decision with its reason (sections 3 and 5 counted the evidence: scores changed by unmasked zeros,
     one trace per padded length, one trace for the ragged function)."""
     why = {
-        "a": "one trace, yes, but zeros without a mask change the scores (section 3): padding needs a mask or lengths",
-        "b": "a Python loop runs while tracing, so the graph is unrolled to one length: one trace per new length",
-        "c": "the loop on a tensor becomes a tf.while_loop inside the graph, and the ragged signature admits every "
-             "length: section 5 counted one trace",
-        "d": "a loop inside the graph (tf.while_loop) is static and runs any number of steps",
+        "a": N_("one trace, yes, but zeros without a mask change the scores (section 3): padding needs a mask or "
+                "lengths"),
+        "b": N_("a Python loop runs while tracing, so the graph is unrolled to one length: one trace per new length"),
+        "c": N_("the loop on a tensor becomes a tf.while_loop inside the graph, and the ragged signature admits "
+                "every length: section 5 counted one trace"),
+        "d": N_("a loop inside the graph (tf.while_loop) is static and runs any number of steps"),
     }
-    return Exercise("06.5", "Which way serves sentences of every length with one trace and unchanged scores?",
+    return Exercise("06.5", N_("Which way serves sentences of every length with one trace and unchanged scores?"),
                     choice(SERVING_CHOICES, "c", why),
-                    hints=["which of section 5's functions traced only once?", "what did the zeros do in section 3?"])
+                    hints=[N_("which of section 5's functions traced only once?"),
+                           N_("what did the zeros do in section 3?")])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from ..i18n import N_, say
 from . import fold, tree_rnn, trees
 from .exercises import Exercise, choice, count_is
 
@@ -31,15 +32,30 @@ SENTENCES = ("((the cat) sat)", "(the (cat sat))", "((a dog) ran)", "(the big ca
 TALL_WORDS = 5
 BATCH_HEIGHT = 6
 
+# The verdicts (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
+OPS_WHY = N_("{n}: 5 words, so 4 cells, and each cell records matmul, matmul, add and tanh")
+SHAPES_WHY = N_("{n} shapes: ((* *) *), (* (* *)) and ((* *) (* *)); the words never matter, and (the big cat) is "
+                "read as ((the big) cat)")
+TREE_AS_TEXT = N_("answer with the tree as text, in quotes, like {example}")
+NOT_A_TREE_YET = N_("that is not a tree yet: {error}")
+WORD_COUNT = N_("it has {n} words; use exactly {words}")
+TALLEST_WHY = N_("height {n}: a chain of {n} cells, each waiting for the one before -- the worst case for batching by "
+                 "depth, which needs one level per cell")
+TALLER_EXISTS = N_("its height is {n}; a taller one exists")
+BATCHED_WHY = N_("{n} = {level_ops} x {height} + 1, whatever the number of trees: the batch only changes the size of "
+                 "the matrices, not the number of ops")
+
 
 @functools.cache
 def ops_recorded() -> Exercise:
     """07.1: how many op nodes define-by-run records for ``OPS_TEXT``."""
     check = count_is(lambda: tree_rnn.recorded_ops(tree_rnn.TreeRNN().encode(trees.parse(OPS_TEXT))), "operations",
-                     lambda truth: f"{truth}: 5 words, so 4 cells, and each cell records matmul, matmul, add and tanh")
-    return Exercise("07.1", f"How many operation nodes does define-by-run record for {OPS_TEXT}?", check,
-                    hints=["a tree with n words needs n - 1 cells, whatever its shape",
-                           f"each cell records {tree_rnn.CELL_OPS} ops; words and weights are leaves, not ops"])
+                     lambda truth: say(OPS_WHY, n=truth))
+    return Exercise("07.1", say(N_("How many operation nodes does define-by-run record for {tree}?"), tree=OPS_TEXT),
+                    check,
+                    hints=[N_("a tree with n words needs n - 1 cells, whatever its shape"),
+                           say(N_("each cell records {n} ops; words and weights are leaves, not ops"),
+                               n=tree_rnn.CELL_OPS)])
 
 
 @functools.cache
@@ -52,12 +68,11 @@ def graphs_needed() -> Exercise:
             cache.run(trees.parse(s))
         return cache.graphs_built
 
-    check = count_is(truth, "graphs", lambda t: (f"{t} shapes: ((* *) *), (* (* *)) and ((* *) (* *)); the words "
-                                                 "never matter, and (the big cat) is read as ((the big) cat)"))
-    return Exercise("07.2", "Define-then-run builds one graph per tree shape. How many graphs for these sentences? "
-                    + ", ".join(SENTENCES), check,
-                    hints=["replace every word by * and compare the bracket patterns",
-                           "a phrase of three words (a b c) is read left to right as ((a b) c)"])
+    check = count_is(truth, "graphs", lambda t: say(SHAPES_WHY, n=t))
+    return Exercise("07.2", say(N_("Define-then-run builds one graph per tree shape. How many graphs for these "
+                                   "sentences? {sentences}"), sentences=", ".join(SENTENCES)), check,
+                    hints=[N_("replace every word by * and compare the bracket patterns"),
+                           N_("a phrase of three words (a b c) is read left to right as ((a b) c)")])
 
 
 @functools.cache
@@ -67,22 +82,22 @@ def tallest_tree() -> Exercise:
 
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, str):
-            return False, "answer with the tree as text, in quotes, like '((a b) c)'"
+            return False, say(TREE_AS_TEXT, example="'((a b) c)'")
         try:
             t = trees.parse(answer)
         except trees.TreeError as err:
-            return False, f"that is not a tree yet: {err}"
+            return False, say(NOT_A_TREE_YET, error=str(err))
         b = t.binarized()
         if len(t.words) != TALL_WORDS:
-            return False, f"it has {len(t.words)} words; use exactly {TALL_WORDS}"
+            return False, say(WORD_COUNT, n=len(t.words), words=TALL_WORDS)
         if b.height == best:
-            return True, (f"height {best}: a chain of {best} cells, each waiting for the one before -- the worst case "
-                          "for batching by depth, which needs one level per cell")
-        return False, f"its height is {b.height}; a taller one exists"
+            return True, say(TALLEST_WHY, n=best)
+        return False, say(TALLER_EXISTS, n=b.height)
 
-    return Exercise("07.3", f"Type a tree of {TALL_WORDS} words whose height is as large as possible.", check,
-                    hints=["height = the longest chain of cells from a word up to the sentence",
-                           "nest every phrase inside the next one, always on the same side"])
+    return Exercise("07.3", say(N_("Type a tree of {n} words whose height is as large as possible."), n=TALL_WORDS),
+                    check,
+                    hints=[N_("height = the longest chain of cells from a word up to the sentence"),
+                           N_("nest every phrase inside the next one, always on the same side")])
 
 
 @functools.cache
@@ -90,22 +105,23 @@ def batched_ops() -> Exercise:
     """07.4: ops of the batched-by-depth run for 100 trees whose tallest has height ``BATCH_HEIGHT``."""
     tall = trees.parse("(a " * BATCH_HEIGHT + "b" + ")" * BATCH_HEIGHT)  # a chain: height BATCH_HEIGHT
     check = count_is(lambda: fold.op_counts([tall] * 100).by_depth, "operations",
-                     lambda truth: (f"{truth} = {fold.LEVEL_OPS} x {BATCH_HEIGHT} + 1, whatever the number of trees: "
-                                    "the batch only changes the size of the matrices, not the number of ops"))
-    return Exercise("07.4", f"A batch of 100 trees; the tallest has height {BATCH_HEIGHT}. How many ops does the "
-                    f"batched-by-depth run record? (Each level costs fold.LEVEL_OPS = {fold.LEVEL_OPS} ops: 2 gathers, "
-                    "2 matmuls, add, tanh, scatter, add.)", check,
-                    hints=["one batched cell per level; how many levels are there?",
-                           f"each level costs {fold.LEVEL_OPS} ops, and one more op picks the sentence vectors"])
+                     lambda truth: say(BATCHED_WHY, n=truth, level_ops=fold.LEVEL_OPS, height=BATCH_HEIGHT))
+    return Exercise("07.4", say(N_("A batch of 100 trees; the tallest has height {height}. How many ops does the "
+                                   "batched-by-depth run record? (Each level costs fold.LEVEL_OPS = {n} ops: 2 "
+                                   "gathers, 2 matmuls, add, tanh, scatter, add.)"),
+                                height=BATCH_HEIGHT, n=fold.LEVEL_OPS), check,
+                    hints=[N_("one batched cell per level; how many levels are there?"),
+                           say(N_("each level costs {n} ops, and one more op picks the sentence vectors"),
+                               n=fold.LEVEL_OPS)])
 
 
 #: 07.5's options: how to serve a tree-RNN in *one* static graph, whatever the trees' shapes.
 SERVING_CHOICES = {
-    "a": "build a graph per tree shape and cache it: after a while every shape has been seen",
-    "b": "batch by depth, Fold's way: the graph's ops depend only on the number of levels, and the wiring of the "
-         "trees is fed as data",
-    "c": "trace the recursive function once on a typical tree: the graph then serves every tree",
-    "d": "no static graph can serve trees of different shapes: only define-by-run can",
+    "a": N_("build a graph per tree shape and cache it: after a while every shape has been seen"),
+    "b": N_("batch by depth, Fold's way: the graph's ops depend only on the number of levels, and the wiring of the "
+            "trees is fed as data"),
+    "c": N_("trace the recursive function once on a typical tree: the graph then serves every tree"),
+    "d": N_("no static graph can serve trees of different shapes: only define-by-run can"),
 }
 
 
@@ -130,12 +146,15 @@ def serving_verdict(seed: int = 3) -> str:
 def serving_choice() -> Exercise:
     """07.5: a decision with its reason, checked against our engines when the answer is checked."""
     why = {
-        "a": "real parse trees are nearly all different shapes: the cache keeps growing and every new shape compiles",
-        "b": "one FoldGraph served every batch above with one compile; the trees' wiring enters through placeholders",
-        "c": "a trace follows one tree: the recursion on data either unrolls that tree only or cannot be traced at all",
-        "d": "Fold's graph is static and serves every batch of up to max_levels levels: section 5 ran one",
+        "a": N_("real parse trees are nearly all different shapes: the cache keeps growing and every new shape "
+                "compiles"),
+        "b": N_("one FoldGraph served every batch above with one compile; the trees' wiring enters through "
+                "placeholders"),
+        "c": N_("a trace follows one tree: the recursion on data either unrolls that tree only or cannot be traced "
+                "at all"),
+        "d": N_("Fold's graph is static and serves every batch of up to max_levels levels: section 5 ran one"),
     }
-    return Exercise("07.5", "How can one static graph serve trees of every shape?",
+    return Exercise("07.5", N_("How can one static graph serve trees of every shape?"),
                     choice(SERVING_CHOICES, serving_verdict, why),
-                    hints=["which graph of section 5 compiled once for five different batches?",
-                           "what decides the number of ops of the batched run?"])
+                    hints=[N_("which graph of section 5 compiled once for five different batches?"),
+                           N_("what decides the number of ops of the batched run?")])

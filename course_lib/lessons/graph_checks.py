@@ -22,10 +22,13 @@ from typing import Any
 import numpy as np
 
 from .. import dynamic as dy
+from .. import i18n
 from .. import static as st
 from .. import trace as tr
+from ..i18n import N_, say
+from ..i18n import gettext as _
 from .debugging import locals_at_return
-from .exercises import Checker, number
+from .exercises import Checker, and_list, number, pairs
 
 __all__ = [
     "Checker",
@@ -41,6 +44,51 @@ __all__ = [
     "torch_node_count_is",
     "values_are",
 ]
+
+# The verdicts (course messages: a test reads which one was said, ``.msgid``, in any language).
+PASS_YOUR_FUNCTION = N_("pass your function itself (its name, without parentheses), e.g. {example}")
+NOT_READABLE = N_("this is not a Python function whose arguments can be read")
+FIRST_ARGUMENT_OPS = N_("a program's first argument is `ops` and then its inputs: {example}")
+WHOLE_NUMBER_OF_NODES = N_("answer with a whole number of nodes")
+YES_NODES = N_("yes: {n} nodes")
+TOO_MANY = N_("too many")
+TOO_FEW = N_("too few")
+PROGRAM_RAISED = N_("your program raised {error}: {text}")
+SAME_GRAPH = N_("both inputs give the same graph ({n} nodes, same operations): the structure must depend on the "
+                "value, e.g. through an `if` or a `while` on x")
+GRAPH_DIFFERS = N_("the graph has {a} nodes for {inputs_a} and {b} for {inputs_b}")
+GRAPH_DIFFERS_SAME_SIZE = N_("the graph has {a} nodes for {inputs_a} and {b} for {inputs_b} (same size, different "
+                             "operations)")
+ANSWER_THE_NUMBER = N_("answer with the number {name} holds (a float), e.g. 1.25")
+NOT_A_VARIABLE = N_("{name!r} is not a variable of {program}")
+THE_PROGRAM = N_("the program")
+YES_VALUE = N_("yes: {name} = {value}")
+NOT_THE_VALUE = N_("{name} is not {guess} at {inputs}")
+CANNOT_BUILD = N_("define-then-run still cannot build it: a Python if/while asks a placeholder for True or False "
+                  "while the graph is built. Put both branches in the graph with ops.cond")
+BUILDING_RAISED = N_("building the graph raised {error}: {text}")
+MUST_RETURN = N_("your program must return the result (a tensor of the graph)")
+RUNNING_RAISED = N_("running your graph at {name} = {x} raised {error}: {text}")
+GIVES_OTHER = N_("it builds, but at {name} = {x} it gives {got} where the original gives {want}")
+BUILDS = N_("it builds ({n} nodes) and agrees with the original at {points}")
+BUILDS_WITH_COND = N_("it builds ({n} nodes, with a cond) and agrees with the original at {points}")
+ANSWER_NUMBERS_IN_ORDER = N_("answer with {n} whole numbers in this order: ({keys})")
+YES_REPORT = N_("yes: {report}")
+LOOK_AGAIN = N_("not quite: look again at {keys}")
+#: the keys of :func:`compile_report` as a student reads them (the keys themselves stay English: code reads them)
+REPORT_WORDS = {"pruned": N_("pruned"), "folded": N_("folded"), "merged": N_("merged")}
+ANSWER_VALUES = N_("answer with a list of {n} values: [{names}]")
+YES_VALUES = N_("yes: {values}")
+ONE_NOT_RIGHT = N_("{names} is not right")
+SOME_NOT_RIGHT = N_("{names} are not right")
+PASS_THE_FUNCTION = N_("pass your function itself, e.g. {example}")
+YES_AUTOGRAD = N_("yes: {n} autograd nodes")
+AUTOGRAD_NODES = N_("your output has {got} autograd nodes behind it, not {n}")
+PASS_FUNCTION_OR_MODULE = N_("pass your function or module itself")
+EXPORT_FAILED = N_("torch.export failed: {error}")
+EXPORTED_BUT_RAISED = N_("exported, but running it on {input} raised {error}: {text}")
+EXPORTED_BUT_GIVES = N_("exported, but for input {input} it gives {got}, not {want}")
+EXPORTED = N_("exported ({n} nodes) and it agrees on all {k} inputs")
 
 # ---------------------------------------------------------------------------------------------------- facts
 def node_count(program: Callable[..., Any], style: str, inputs: dict[str, float]) -> int:
@@ -76,13 +124,13 @@ def compile_report(program: Callable[..., Any], inputs: dict[str, float]) -> dic
 
 def _is_program(answer: Any) -> tuple[bool, str]:
     if answer is ... or not callable(answer):
-        return False, "pass your function itself (its name, without parentheses), e.g. ex.check(my_program)"
+        return False, say(PASS_YOUR_FUNCTION, example="ex.check(my_program)")
     try:
         params = list(inspect.signature(answer).parameters)
     except (TypeError, ValueError):
-        return False, "this is not a Python function whose arguments can be read"
+        return False, say(NOT_READABLE)
     if len(params) < 2 or params[0] != "ops":
-        return False, "a program's first argument is `ops` and then its inputs: def my_program(ops, x): ..."
+        return False, say(FIRST_ARGUMENT_OPS, example="def my_program(ops, x): ...")
     return True, ""
 
 
@@ -94,10 +142,10 @@ def node_count_is(program: Callable[..., Any], style: str, inputs: dict[str, flo
         n = node_count(program, style, inputs)
         guess = number(answer)
         if guess is None or guess != int(guess):
-            return False, "answer with a whole number of nodes"
+            return False, say(WHOLE_NUMBER_OF_NODES)
         if guess == n:
-            return True, f"yes: {n} nodes"
-        return False, "too many" if guess > n else "too few"
+            return True, say(YES_NODES, n=n)
+        return False, say(TOO_MANY) if guess > n else say(TOO_FEW)
 
     return check
 
@@ -112,12 +160,11 @@ def graph_changes_between(inputs_a: dict[str, float], inputs_b: dict[str, float]
         try:
             a, b = shape_of(answer, inputs_a), shape_of(answer, inputs_b)
         except Exception as exc:  # noqa: BLE001 - the student's program failed: say how
-            return False, f"your program raised {type(exc).__name__}: {exc}"
+            return False, say(PROGRAM_RAISED, error=type(exc).__name__, text=str(exc))
         if a == b:
-            return False, (f"both inputs give the same graph ({len(a)} nodes, same operations): the structure must "
-                           "depend on the value, e.g. through an `if` or a `while` on x")
-        return True, f"the graph has {len(a)} nodes for {_fmt(inputs_a)} and {len(b)} for {_fmt(inputs_b)}" + (
-            "" if len(a) != len(b) else " (same size, different operations)")
+            return False, say(SAME_GRAPH, n=len(a))
+        return True, say(GRAPH_DIFFERS if len(a) != len(b) else GRAPH_DIFFERS_SAME_SIZE,
+                         a=len(a), inputs_a=_fmt(inputs_a), b=len(b), inputs_b=_fmt(inputs_b))
 
     return check
 
@@ -128,15 +175,15 @@ def local_value_is(program: Callable[..., Any], name: str, inputs: dict[str, flo
     def check(answer: Any) -> tuple[bool, str]:
         guess = number(answer)
         if guess is None:
-            return False, f"answer with the number {name} holds (a float), e.g. 1.25"
+            return False, say(ANSWER_THE_NUMBER, name=name)
         args = {k: dy.Tensor(v, requires_grad=True, name=k) for k, v in inputs.items()}
-        _, seen = locals_at_return(program, dy, **args)
+        _result, seen = locals_at_return(program, dy, **args)
         if name not in seen:
-            return False, f"{name!r} is not a variable of {getattr(program, '__name__', 'the program')}"
+            return False, say(NOT_A_VARIABLE, name=name, program=getattr(program, "__name__", None) or _(THE_PROGRAM))
         true = float(np.asarray(getattr(seen[name], "data", seen[name]), dtype=float))
         if np.isclose(guess, true, rtol=1e-3, atol=1e-6):
-            return True, f"yes: {name} = {true:.6g}"
-        return False, f"{name} is not {guess:g} at {_fmt(inputs)}"
+            return True, say(YES_VALUE, name=name, value=i18n.number(true, spec=".6g"))
+        return False, say(NOT_THE_VALUE, name=name, guess=i18n.number(guess, spec="g"), inputs=_fmt(inputs))
 
     return check
 
@@ -156,24 +203,24 @@ def builds_like(reference: Callable[..., Any], xs: Iterable[float], name: str = 
                 x = st.placeholder(name)
                 out = answer(st, **{name: x})
         except st.SymbolicBoolError:
-            return False, ("define-then-run still cannot build it: a Python if/while asks a placeholder for True or "
-                           "False while the graph is built. Put both branches in the graph with ops.cond")
+            return False, say(CANNOT_BUILD)
         except Exception as exc:  # noqa: BLE001
-            return False, f"building the graph raised {type(exc).__name__}: {exc}"
+            return False, say(BUILDING_RAISED, error=type(exc).__name__, text=str(exc))
         if not isinstance(out, st.Tensor):
-            return False, "your program must return the result (a tensor of the graph)"
+            return False, say(MUST_RETURN)
         sess = st.Session(g)
         for p in points:
             want = float(reference(dy, **{name: dy.Tensor(p)}).data)
             try:
                 got = float(sess.run(out, feed_dict={x: p}))
             except Exception as exc:  # noqa: BLE001
-                return False, f"running your graph at {name} = {p:g} raised {type(exc).__name__}: {exc}"
+                return False, say(RUNNING_RAISED, name=name, x=i18n.number(p, spec="g"), error=type(exc).__name__,
+                                  text=str(exc))
             if not np.isclose(got, want, rtol=1e-9, atol=1e-12):
-                return False, f"it builds, but at {name} = {p:g} it gives {got:.6g} where the original gives {want:.6g}"
+                return False, say(GIVES_OTHER, name=name, x=i18n.number(p, spec="g"),
+                                  got=i18n.number(got, spec=".6g"), want=i18n.number(want, spec=".6g"))
         kinds = sorted({n.op for n in g.nodes if n.op == "cond"})
-        return True, (f"it builds ({len(g)} nodes{', with a cond' if kinds else ''}) and agrees with the original at "
-                      f"{', '.join(f'{p:g}' for p in points)}")
+        return True, say(BUILDS_WITH_COND if kinds else BUILDS, n=len(g), points=_numbers(points))
 
     return check
 
@@ -185,12 +232,12 @@ def compile_report_is(program: Callable[..., Any], inputs: dict[str, float],
 
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, (tuple, list)) or len(answer) != len(keys):
-            return False, f"answer with {len(keys)} whole numbers in this order: ({', '.join(keys)})"
+            return False, say(ANSWER_NUMBERS_IN_ORDER, n=len(keys), keys=", ".join(keys))
         report = compile_report(program, inputs)
         wrong = [k for k, a in zip(keys, answer) if number(a) != report[k]]
         if not wrong:
-            return True, "yes: " + ", ".join(f"{k} {report[k]}" for k in keys)
-        return False, f"not quite: look again at {' and '.join(wrong)}"
+            return True, say(YES_REPORT, report=", ".join(f"{_word(k)} {report[k]}" for k in keys))
+        return False, say(LOOK_AGAIN, keys=and_list(_word(k) for k in wrong))
 
     return check
 
@@ -202,9 +249,9 @@ def values_are(program: Callable[..., Any], names: Sequence[str], inputs: dict[s
 
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, (tuple, list)) or len(answer) != len(names):
-            return False, f"answer with a list of {len(names)} values: [{', '.join(names)}]"
+            return False, say(ANSWER_VALUES, n=len(names), names=", ".join(names))
         args = {k: dy.Tensor(v, name=k) for k, v in inputs.items()}
-        _, seen = locals_at_return(program, dy, **args)
+        _result, seen = locals_at_return(program, dy, **args)
         wrong = []
         for n, a in zip(names, answer):
             true = float(np.asarray(getattr(seen[n], "data", seen[n]), dtype=float))
@@ -212,8 +259,8 @@ def values_are(program: Callable[..., Any], names: Sequence[str], inputs: dict[s
             if got is None or not np.isclose(got, true, rtol=1e-6, atol=1e-9):
                 wrong.append(n)
         if not wrong:
-            return True, "yes: " + ", ".join(f"{n} = {number(a):.6g}" for n, a in zip(names, answer))
-        return False, f"{' and '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right"
+            return True, say(YES_VALUES, values=pairs(((n, number(a)) for n, a in zip(names, answer)), spec=".6g"))
+        return False, say(ONE_NOT_RIGHT if len(wrong) == 1 else SOME_NOT_RIGHT, names=and_list(wrong))
 
     return check
 
@@ -224,7 +271,7 @@ def torch_node_count_is(n: int, make_input: Callable[[], Any]) -> Checker:
 
     def check(answer: Any) -> tuple[bool, str]:
         if not callable(answer):
-            return False, "pass your function itself, e.g. ex.check(grow)"
+            return False, say(PASS_THE_FUNCTION, example="ex.check(grow)")
         from ..adapters.torch import count_autograd_nodes
 
         try:
@@ -233,8 +280,8 @@ def torch_node_count_is(n: int, make_input: Callable[[], Any]) -> Checker:
         except Exception as exc:  # noqa: BLE001
             return False, f"{type(exc).__name__}: {exc}"
         if got == n:
-            return True, f"yes: {got} autograd nodes"
-        return False, f"your output has {got} autograd nodes behind it, not {n}"
+            return True, say(YES_AUTOGRAD, n=got)
+        return False, say(AUTOGRAD_NODES, got=got, n=n)
 
     return check
 
@@ -246,25 +293,36 @@ def torch_export_matches(reference: Callable[[Any], Any], examples: Sequence[Any
 
     def check(answer: Any) -> tuple[bool, str]:
         if not callable(answer):
-            return False, "pass your function or module itself"
+            return False, say(PASS_FUNCTION_OR_MODULE)
         from ..adapters.deployment import torch_export
 
         exported = torch_export(answer, examples[0])
         if not exported.ok:
-            return False, f"torch.export failed: {exported.error}"
+            return False, say(EXPORT_FAILED, error=exported.error)
         run = exported.program.module()  # type: ignore[union-attr]
         for ex in examples:
             want = reference(ex)
             try:
                 got = run(ex)
             except Exception as exc:  # noqa: BLE001 - e.g. a guard on the example's shape
-                return False, f"exported, but running it on {ex.tolist()} raised {type(exc).__name__}: {exc}"
+                return False, say(EXPORTED_BUT_RAISED, input=ex.tolist(), error=type(exc).__name__, text=str(exc))
             if not bool((abs(want - got) <= 1e-5 + 1e-5 * abs(want)).all()):
-                return False, f"exported, but for input {ex.tolist()} it gives {got.tolist()}, not {want.tolist()}"
-        return True, f"exported ({exported.size} nodes) and it agrees on all {len(examples)} inputs"
+                return False, say(EXPORTED_BUT_GIVES, input=ex.tolist(), got=got.tolist(), want=want.tolist())
+        return True, say(EXPORTED, n=exported.size, k=len(examples))
 
     return check
 
 
 def _fmt(inputs: dict[str, float]) -> str:
-    return ", ".join(f"{k} = {v:g}" for k, v in inputs.items())
+    """``x = 1, w = 3`` in the language of the moment (French: ``x = 1 ; w = 3``, decimal commas)."""
+    return pairs(inputs.items())
+
+
+def _numbers(xs: Iterable[float]) -> str:
+    """``-2, -0.5, 0.5`` (French: ``-2 ; -0,5 ; 0,5``)."""
+    return pairs((("", x) for x in xs), sep="")
+
+
+def _word(key: str) -> str:
+    """A key of :func:`compile_report` as the student reads it (French: ``élagués``...)."""
+    return _(REPORT_WORDS.get(key, key))
