@@ -261,3 +261,11 @@ def test_the_tree_networks_speak_french() -> None:
     picture = fold.picture([trees.parse("((a b) c)")])
     assert picture.nodes[0].scope == "arbre 1" and [n.op for n in picture.outputs] == ["niveau 2"]
     assert picture.name == "mise en lots dynamique par profondeur"
+
+
+def test_counts_take_the_french_singular_for_zero_and_one() -> None:
+    set_language("fr")
+    b = tree_widgets.BatchingExplorer(trees=1, words=2)
+    assert "(8 par niveau × 1 niveau + 1)" in b.table.value
+    t = tree_widgets.TreeExplorer("cat")  # one word, no cell: 0 is singular in French
+    assert "1 mot → 0 cellule → 0 opération enregistrée" in t.summary.value

@@ -76,3 +76,10 @@ def test_a_failing_callback_shows_its_error_and_the_widget_goes_on(monkeypatch: 
     monkeypatch.undo()
     b.seed.value = 2
     assert b.message.value == "" and b.counts is not None and b.counts.trees == 3
+
+
+def test_the_batching_table_keeps_its_english_words() -> None:
+    """English end to end, once: the table's words as they have always been (one level is "1 levels" there)."""
+    b = tree_widgets.BatchingExplorer(trees=1, words=2, seed=0)
+    assert b.counts is not None and b.counts.levels == 1
+    assert "9 (8 per level x 1 levels + 1)" in b.table.value and "one node at a time" in b.table.value
