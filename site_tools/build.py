@@ -4,9 +4,12 @@ From the committed notebooks, never executed: ``index.html`` (the start page's c
 with links to the previous and next ones, reveal.js slides per notebook in ``slides/``, the instructor guides in
 ``instructor/`` (linked from no student page), and in ``assets/`` every script, style sheet and font the pages load,
 copied from ``site_tools/node_modules`` (pinned in ``package.json`` + ``package-lock.json``; ``npm ci`` installs
-them). Widgets come alive from the state saved in each notebook; a control that needs Python is disabled and says
-so (:mod:`site_tools.widget_state`). The build fails, saying why, if a page would load anything from another host,
-loads a file the site does not have, or is over the size limits.
+them). The French edition is built the same way from ``notebooks/fr/`` and ``instructor/fr/`` into ``fr/`` (its own
+index, pages, slides and guides, every word the site adds in French, :mod:`site_tools.words`); it loads the same
+``assets/``. Each page links to its twin in the other language. Widgets come alive from the state saved in each
+notebook; a control that needs Python is disabled and says so (:mod:`site_tools.widget_state`). The build fails,
+saying why, if a page would load anything from another host, loads a file the site does not have, links a page of
+the site that is not there, or is over the size limits.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import copy
 import html
+import posixpath
 import shutil
 import sys
 import time
@@ -23,6 +27,7 @@ from pathlib import Path
 from . import pages as pg
 from . import scan
 from . import widget_state as ws
+from . import words as wd
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "site_tools"
@@ -56,13 +61,44 @@ SLIDES_ASSETS = [
     ("reveal.js/dist/theme/fonts/source-sans-pro", "reveal.js/dist/theme/fonts/source-sans-pro"),
     ("reveal.js/LICENSE", "reveal.js/LICENSE"),
 ]
-STATIC_NOTE = ("The static edition: read the course and step its graphs here with <b>Play</b> and the step "
-               "sliders, with nothing installed. To run, change and check the code (text boxes, buttons, the "
-               f"exercises) you need a running course: {ws.COMMAND}.")
+
+
+def static_note(lang: str = "en") -> str:
+    """The sentence on every page and index: what works here, and the command for the rest."""
+    w = wd.words(lang)
+    return w["static_note"].format(command=w["command"])
+
+
+STATIC_NOTE = static_note("en")
 
 
 class BuildError(Exception):
     """The site cannot be built or breaks a rule; the message says what and what to do."""
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One language of the site: where its notebooks and guides are, and its folder in the site ('' for English,
+    the site's root; 'fr/' for French)."""
+    lang: str
+    notebooks: Path
+    instructor: Path
+    folder: str
+
+    @property
+    def root(self) -> str:
+        """From a page of this edition to the site's root (where assets/ is): '' or '../'."""
+        return "../" * self.folder.count("/")
+
+
+def editions(notebooks: Path, instructor: Path) -> list[Edition]:
+    """English from ``notebooks`` and ``instructor``; each other language of the course from ``notebooks/<lang>/``
+    and ``instructor/<lang>/``, when that folder holds notebooks."""
+    found = [Edition("en", notebooks, instructor, "")]
+    for lang in wd.LANGS[1:]:
+        if pg.notebook_paths(notebooks / lang):
+            found.append(Edition(lang, notebooks / lang, instructor / lang, f"{lang}/"))
+    return found
 
 
 @dataclass
@@ -75,6 +111,8 @@ class Built:
     notes: int                       # notes saying a control needs a running course
     stepped: list[ws.Stepped]        # widget views that step with no kernel
     graphics: int                    # outputs holding a picture (SVG/PNG) outside the widgets
+    lang: str = "en"
+    maths: bool = False              # loads MathJax
 
 
 @dataclass
@@ -82,11 +120,12 @@ class Report:
     out: Path
     pages: list[Built] = field(default_factory=list)
     slides: list[Built] = field(default_factory=list)
-    others: list[Path] = field(default_factory=list)  # index, instructor pages
+    others: list[Path] = field(default_factory=list)  # indexes, instructor pages
     warnings: list[str] = field(default_factory=list)
     total_bytes: int = 0
     seconds: float = 0.0
-    maths: list[str] = field(default_factory=list)  # stems of pages that load MathJax
+    maths: list[str] = field(default_factory=list)  # pages that load MathJax: '06_…', 'fr/06_…'
+    editions: list[Edition] = field(default_factory=list)
 
 
 def require_node_modules(node_modules: Path = NODE_MODULES) -> None:
@@ -127,21 +166,40 @@ def inline_markdown(text: str) -> str:
     return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") else out
 
 
-def link(href: str, text: str) -> str:
-    return f'<a href="{html.escape(href)}">{html.escape(text)}</a>'
+def link(href: str, text: str, lang: str = "en", **attrs: str) -> str:
+    """``<a>`` to ``href`` saying ``text`` (escaped, with the typography of ``lang``); ``attrs`` as attributes."""
+    extra = "".join(f' {k.rstrip("_")}="{html.escape(v)}"' for k, v in attrs.items())
+    return f'<a href="{html.escape(href)}"{extra}>{wd.typography(lang, html.escape(text))}</a>'
 
 
-def nav_html(page: pg.Page, prev: pg.Page | None, nxt: pg.Page | None, slides: bool) -> tuple[str, str]:
-    left = link("index.html", "Course map")
-    middle = f'<span class="course-nav-middle">{html.escape(page.title)}'
+def relative(here: str, there: str) -> str:
+    """The link from the site file ``here`` to the site file ``there`` (both relative to the site's root)."""
+    return posixpath.relpath(there, posixpath.dirname(here) or ".")
+
+
+def switch_html(here: str, twins: list[tuple[str, str]]) -> str:
+    """Links from the page ``here`` to its twins in the other languages, ``twins`` = [(lang, path)], each named in
+    its own language ('Français', 'English'); '' when it has none."""
+    found = [link(relative(here, there), wd.words(lang)["name"], lang, hreflang=lang, lang_=lang)
+             for lang, there in twins]
+    return f'<span class="course-lang">{" · ".join(found)}</span>' if found else ""
+
+
+def nav_html(page: pg.Page, prev: pg.Page | None, nxt: pg.Page | None, slides: bool, lang: str = "en",
+             switch: str = "") -> tuple[str, str]:
+    """The bar above a page (with the note on what works here) and the same bar at its foot: the course map, the
+    page's title and slides, the previous and next pages, the page in the other language."""
+    w = wd.words(lang)
+    left = link("index.html", w["course_map"], lang, class_="course-nav-map")
+    middle = f'<span class="course-nav-middle">{wd.typography(lang, html.escape(page.title))}'
     if slides:
-        middle += f" · {link(page.slides_href, 'slides')}"
+        middle += f" · {link(page.slides_href, w['slides_link'], lang)}"
     middle += "</span>"
-    back = f"← {link(prev.href, prev.title)}" if prev else ""
-    fwd = f"{link(nxt.href, nxt.title)} →" if nxt else ""
-    right = f'<span>{back}{" · " if back and fwd else ""}{fwd}</span>'
-    bar = f'<nav class="course-nav">{left}{middle}{right}</nav>'
-    return bar + f'<p class="course-static-note">{STATIC_NOTE}</p>', bar
+    back = link(prev.href, w["previous_link"].format(title=prev.title), lang, rel="prev") if prev else ""
+    fwd = link(nxt.href, w["next_link"].format(title=nxt.title), lang, rel="next") if nxt else ""
+    right = f'<span class="course-nav-pages">{back}{" · " if back and fwd else ""}{fwd}</span>'
+    bar = f'<nav class="course-nav" lang="{lang}">{left}{middle}{right}{switch}</nav>'
+    return bar + f'<p class="course-static-note" lang="{lang}">{static_note(lang)}</p>', bar
 
 
 def count_graphics(nb: dict) -> int:
@@ -150,85 +208,114 @@ def count_graphics(nb: dict) -> int:
                or "<svg" in "".join(out.get("data", {}).get("text/html", "")))
 
 
-def exporters(slides: bool):
+def exporters(slides: bool, edition: Edition | None = None):
+    """nbconvert's exporters for one edition's pages and slides: ``<html lang>`` of its language, reveal.js from the
+    site's shared assets/ (``../assets`` from slides/, ``../../assets`` from fr/slides/)."""
     from nbconvert import HTMLExporter, SlidesExporter
 
+    lang, root = (edition.lang, edition.root) if edition else ("en", "")
     common = {"extra_template_basedirs": [str(TEMPLATES)], "extra_template_paths": [str(TEMPLATES / "shared")],
-              "theme": "light"}
+              "theme": "light", "language_code": lang}
     page = HTMLExporter(template_name="course_page", **common)
-    deck = SlidesExporter(template_name="course_slides", reveal_url_prefix="../assets/reveal.js",
+    deck = SlidesExporter(template_name="course_slides", reveal_url_prefix=f"../{root}assets/reveal.js",
                           reveal_theme="white", reveal_width="1280", reveal_height="720",
                           reveal_transition="slide", **common) if slides else None
     return page, deck
 
 
 def build_notebook(page: pg.Page, nb: dict, nav: tuple[str, str], exporter, stems: set[str], out: Path,
-                   *, root: str, maths: bool, nav_slides: str = "") -> Built:
+                   *, root: str, maths: bool, slides: bool, nav_slides: str = "", lang: str = "en") -> Built:
+    """One page (or, with ``slides``, one slide deck) of ``nb`` into the edition's folder ``out``, its notes in
+    ``lang``; ``root`` leads from the written file to the site's root (assets/)."""
     import nbformat
 
     own = copy.deepcopy(nb)
     stepped = ws.stepped_views(own)
-    notes = ws.add_kernel_notes(own)
-    if root:  # slides: each section a slide, unless a cell says otherwise
+    notes = ws.add_kernel_notes(own, lang)
+    if slides:  # each section a slide, unless a cell says otherwise
         pg.set_slide_types(own)
     resources = {"course": {"root": root, "maths": maths, "nav_top": nav[0], "nav_bottom": nav[1],
-                            "nav_slides": nav_slides},
+                            "nav_slides": nav_slides, "lang": lang},
                  "metadata": {"name": page.title}}
     body, _ = exporter.from_notebook_node(nbformat.from_dict(own), resources=resources)
-    body = pg.rewrite_links(body, stems, prefix=root)
-    path = out / (page.slides_href if root else page.href)
+    body = pg.rewrite_links(body, stems, prefix="../" if slides else "")
+    path = out / (page.slides_href if slides else page.href)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(body, encoding="utf-8")
     return Built(page.stem, path, path.stat().st_size, len(ws.view_outputs(own)), len(notes), stepped,
-                 count_graphics(nb))
+                 count_graphics(nb), lang, maths)
 
 
-def render_plain(title: str, body: str, root: str) -> str:
+def render_plain(title: str, body: str, root: str, lang: str = "en") -> str:
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=False)
-    return env.get_template("page.html.j2").render(title=title, body=body, root=root)
+    return env.get_template("page.html.j2").render(title=title, body=body, root=root, lang=lang)
 
 
-def build_index(pages: list[pg.Page], out: Path, slides: bool, start_title: str) -> Path:
+def build_index(pages: list[pg.Page], out: Path, slides: bool, start_title: str, lang: str = "en",
+                root: str = "", switch: str = "") -> Path:
+    """The edition's course map, ``index.html`` in ``out`` (the edition's folder; ``root`` leads to the site's)."""
+    w = wd.words(lang)
     rows = []
     for p in pages:
-        cells = f"<td>{link(p.href, p.title)}</td><td>{inline_markdown(p.sentence) if p.sentence else ''}</td>"
+        sentence = wd.typography(lang, inline_markdown(p.sentence)) if p.sentence else ""
+        cells = f"<td>{link(p.href, p.title, lang)}</td><td>{sentence}</td>"
         if slides:
-            cells += f"<td>{link(p.slides_href, 'slides')}</td>"
+            cells += f"<td>{link(p.slides_href, w['slides_link'], lang)}</td>"
         rows.append(f"<tr>{cells}</tr>")
-    head = "<th>Notebook</th><th>What you will see</th>" + ("<th>Slides</th>" if slides else "")
-    body = (f"<h1>{html.escape(start_title)}</h1>"
-            f'<p class="course-static-note">{STATIC_NOTE}</p>'
-            "<h2>The course map</h2>"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    head = (f"<th>{w['notebook_col']}</th><th>{w['sentence_col']}</th>"
+            + (f"<th>{w['slides_col']}</th>" if slides else ""))
+    title = wd.typography(lang, html.escape(start_title))
+    body = (f'<nav class="course-nav course-nav-index" lang="{lang}"><span></span>{switch}</nav>' if switch else "")
+    body += (f"<h1>{title}</h1>"
+             f'<p class="course-static-note">{static_note(lang)}</p>'
+             f"<h2>{w['map_heading']}</h2>"
+             f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     path = out / "index.html"
-    path.write_text(render_plain(start_title, body, ""), encoding="utf-8")
+    path.write_text(render_plain(title, body, root, lang), encoding="utf-8")
     return path
 
 
-def build_instructor(folder: Path, out: Path, stems: set[str]) -> list[Path]:
-    """Each ``instructor/*.md`` as a page of ``site/instructor/``, and an index of them (linked from nowhere)."""
+def guides_of(folder: Path) -> list[Path]:
+    """The instructor guides of a folder: its ``*.md`` but the folder's own README."""
+    return sorted(p for p in folder.glob("*.md") if p.name.lower() != "readme.md") if folder.is_dir() else []
+
+
+def build_instructor(folder: Path, out: Path, stems: set[str], lang: str = "en", prefix: str = "",
+                     twins: dict[str, list[tuple[str, str]]] | None = None) -> list[Path]:
+    """Each guide of ``folder`` as a page of ``out/{prefix}instructor/`` (``prefix`` is an edition's folder,
+    'fr/'), and an index of them, linked from no student page. ``twins`` maps a written file (relative to the
+    site's root ``out``) to its twins in the other languages: [(lang, path)]."""
     from nbconvert.filters.markdown import markdown2html
 
-    guides = sorted(folder.glob("*.md")) if folder.is_dir() else []
+    guides = guides_of(folder)
     if not guides:
         return []
-    target = out / "instructor"
+    w, twins = wd.words(lang), twins or {}
+    target = out / prefix / "instructor"
     target.mkdir(parents=True, exist_ok=True)
+    root = "../" * (prefix.count("/") + 1)
+
+    def bar(path: Path) -> str:
+        rel = path.relative_to(out).as_posix()
+        return (f'<nav class="course-nav" lang="{lang}">{link("index.html", w["instructor_title"], lang)}'
+                f"{switch_html(rel, twins.get(rel, []))}</nav>")
+
     written, items = [], []
     for md in guides:
         text = md.read_text(encoding="utf-8")
         title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("#")), md.stem)
-        body = '<nav class="course-nav"><a href="index.html">Instructor guides</a></nav>' + markdown2html(text)
         path = target / f"{md.stem}.html"
-        path.write_text(pg.rewrite_links(render_plain(title, body, "../"), stems, prefix="../"), encoding="utf-8")
+        body = bar(path) + markdown2html(text)
+        path.write_text(pg.rewrite_links(render_plain(title, body, root, lang), stems, prefix="../"),
+                        encoding="utf-8")
         written.append(path)
-        items.append(f"<li>{link(path.name, title)}</li>")
+        items.append(f"<li>{link(path.name, title, lang)}</li>")
     index = target / "index.html"
-    index.write_text(render_plain("Instructor guides", "<h1>Instructor guides</h1><p>Solutions and notes for "
-                                  "each notebook. No student page links here.</p>"
-                                  f"<ul>{''.join(items)}</ul>", "../"), encoding="utf-8")
+    index.write_text(render_plain(w["instructor_title"], f"{bar(index)}<h1>{w['instructor_title']}</h1>"
+                                  f"<p>{w['instructor_intro']}</p><ul>{''.join(items)}</ul>", root, lang),
+                     encoding="utf-8")
     return [index, *written]
 
 
@@ -243,50 +330,113 @@ def check(report: Report) -> list[str]:
             problems.append(f"{rel} loads {url} from another host: serve it from site/assets (site_tools/build.py)")
         for url in scan.missing_local(text, path, out):
             problems.append(f"{rel} loads {url}, which the site does not have")
+        for url in scan.broken_links(text, path, out):
+            problems.append(f"{rel} links {url}, a page the site does not have")
         size = path.stat().st_size
         if size > MAX_PAGE_BYTES:
             problems.append(f"{rel} is {size / MB:.2f} MB, over the {MAX_PAGE_BYTES / MB:.0f} MB a page may "
                             "weigh: its notebook's outputs or widget frames are too big")
+    for ed in report.editions:
+        if ed.folder:
+            own = [p.relative_to(out).as_posix() for p in sorted((out / ed.folder).rglob("*"))
+                   if p.is_file() and p.suffix != ".html"]
+            if own:
+                problems.append(f"the {ed.lang} edition holds files of its own ({', '.join(own[:3])}…): its pages "
+                                f"load the site's shared assets/ ({ed.root}assets/), never a copy")
     if report.total_bytes > MAX_SITE_BYTES:
         problems.append(f"the site is {report.total_bytes / MB:.1f} MB, over {MAX_SITE_BYTES / MB:.0f} MB")
     return problems
 
 
+@dataclass
+class _Loaded:
+    """One edition's notebooks, read."""
+    edition: Edition
+    paths: list[Path]
+    nbs: dict[str, dict]
+    pages: list[pg.Page]
+
+    @property
+    def stems(self) -> set[str]:
+        return {p.stem for p in self.pages}
+
+
+def _twins(here: _Loaded, loaded: list[_Loaded], rel: str, exists) -> list[tuple[str, str]]:
+    """(lang, path from the site's root) of the other editions' file at ``rel`` (relative to an edition's folder),
+    when ``exists(other, rel)`` says that edition has it."""
+    return [(o.edition.lang, o.edition.folder + rel) for o in loaded if o is not here and exists(o, rel)]
+
+
+def build_edition(ed: _Loaded, loaded: list[_Loaded], out: Path, report: Report, slides: bool) -> None:
+    """Pages, slides, index and guides of one edition into its folder of the site."""
+    e = ed.edition
+    w = wd.words(e.lang)
+    folder = out / e.folder if e.folder else out
+    page_exporter, slides_exporter = exporters(slides, e)
+    near = pg.neighbours(ed.pages)
+
+    def has_page(o: _Loaded, rel: str) -> bool:
+        return Path(rel).stem.removesuffix(".slides") in o.stems and (slides or not rel.startswith("slides/"))
+
+    for page in ed.pages:
+        prev, nxt = near[page.stem]
+        maths = e.folder + page.stem in report.maths
+        switch = switch_html(e.folder + page.href, _twins(ed, loaded, page.href, has_page))
+        report.pages.append(build_notebook(page, ed.nbs[page.stem], nav_html(page, prev, nxt, slides, e.lang, switch),
+                                           page_exporter, ed.stems, folder, root=e.root, maths=maths, slides=False,
+                                           lang=e.lang))
+        if slides_exporter is not None:
+            here = e.folder + page.slides_href
+            back = (f'<div class="course-slides-nav" lang="{e.lang}">{link("../" + page.href, w["page_link"], e.lang)}'
+                    f'{link("../index.html", w["course_map"], e.lang)}'
+                    f'{switch_html(here, _twins(ed, loaded, page.slides_href, has_page))}</div>')
+            report.slides.append(build_notebook(page, ed.nbs[page.stem], ("", ""), slides_exporter, ed.stems, folder,
+                                                root="../" + e.root, maths=maths, nav_slides=back, slides=True,
+                                                lang=e.lang))
+    start_title = pg.first_heading(ed.nbs[ed.paths[0].stem]).split(":")[0].strip() or w["the_course"]
+    index_switch = switch_html(e.folder + "index.html", _twins(ed, loaded, "index.html", lambda o, rel: True))
+    report.others.append(build_index(ed.pages, folder, slides, start_title, e.lang, e.root, index_switch))
+
+    guides = {o.edition.lang: {p.stem for p in guides_of(o.edition.instructor)} for o in loaded}
+
+    def has_guide(o: _Loaded, rel: str) -> bool:
+        name = rel.removeprefix("instructor/").removesuffix(".html")
+        return bool(guides[o.edition.lang]) and (name == "index" or name in guides[o.edition.lang])
+
+    twins = {}
+    for name in ["index", *sorted(guides[e.lang])]:
+        rel = f"instructor/{name}.html"
+        twins[e.folder + rel] = _twins(ed, loaded, rel, has_guide)
+    report.others.extend(build_instructor(e.instructor, out, ed.stems, e.lang, e.folder, twins))
+
+
 def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path = ROOT / "instructor",
           slides: bool = True, node_modules: Path = NODE_MODULES) -> Report:
-    """Build the site into ``out``; raise BuildError if it breaks a rule (the report is still on the error)."""
+    """Build the site into ``out``: the English edition at its root, the other languages' editions
+    (``notebooks/fr/`` …) in their folders; raise BuildError if it breaks a rule (the report is still on the
+    error)."""
     import nbformat
 
     t0 = time.perf_counter()
     require_node_modules(node_modules)
-    paths = pg.notebook_paths(notebooks)
-    if not paths:
+    if not pg.notebook_paths(notebooks):
         raise BuildError(f"no notebooks NN_name.ipynb in {notebooks}")
     prepare_out(out)
-    report = Report(out)
-    nbs = {p.stem: nbformat.read(p, as_version=4) for p in paths}
-    page_list, report.warnings = pg.pages(paths, nbs)
-    stems = {p.stem for p in page_list}
-    report.maths = [p.stem for p in page_list if pg.has_maths(nbs[p.stem])]
+    report = Report(out, editions=editions(notebooks, instructor))
+    loaded = []
+    for e in report.editions:
+        paths = pg.notebook_paths(e.notebooks)
+        nbs = {p.stem: nbformat.read(p, as_version=4) for p in paths}
+        page_list, warnings = pg.pages(paths, nbs)
+        report.warnings.extend(f"{e.folder}{w}" for w in warnings)
+        report.maths.extend(e.folder + p.stem for p in page_list if pg.has_maths(nbs[p.stem]))
+        loaded.append(_Loaded(e, paths, nbs, page_list))
     assets = out / "assets"
     copy_assets(CORE_ASSETS + (MATHS_ASSETS if report.maths else []) + (SLIDES_ASSETS if slides else []),
                 node_modules, assets)
     shutil.copyfile(TOOLS / "static" / "site.css", assets / "site.css")
-    page_exporter, slides_exporter = exporters(slides)
-    near = pg.neighbours(page_list)
-    for page in page_list:
-        prev, nxt = near[page.stem]
-        maths = page.stem in report.maths
-        report.pages.append(build_notebook(page, nbs[page.stem], nav_html(page, prev, nxt, slides), page_exporter,
-                                           stems, out, root="", maths=maths))
-        if slides_exporter is not None:
-            back = (f'<div class="course-slides-nav">{link("../" + page.href, "Page")}'
-                    f'{link("../index.html", "Course map")}</div>')
-            report.slides.append(build_notebook(page, nbs[page.stem], ("", ""), slides_exporter, stems, out,
-                                                root="../", maths=maths, nav_slides=back))
-    start_title = pg.first_heading(nbs[paths[0].stem]).split(":")[0] or "The course"
-    report.others.append(build_index(page_list, out, slides, start_title))
-    report.others.extend(build_instructor(instructor, out, stems))
+    for ed in loaded:
+        build_edition(ed, loaded, out, report, slides)
     report.total_bytes = scan.folder_bytes(out)
     report.seconds = time.perf_counter() - t0
     problems = check(report)
@@ -298,15 +448,17 @@ def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path =
 
 
 def summary(report: Report) -> str:
-    lines = [f"{'page':<48}{'size':>10}  widgets  notes  stepping", "-" * 84]
+    lines = [f"{'page':<52}{'size':>10}  widgets  notes  stepping", "-" * 88]
     for b in report.pages + report.slides:
-        lines.append(f"{b.path.relative_to(report.out).as_posix():<48}{b.bytes / MB:>8.2f} MB  {b.views:>7}  "
+        lines.append(f"{b.path.relative_to(report.out).as_posix():<52}{b.bytes / MB:>8.2f} MB  {b.views:>7}  "
                      f"{b.notes:>5}  {len(b.stepped):>8}")
     assets = scan.folder_bytes(report.out / "assets")
-    lines.append("-" * 84)
+    parts = "".join(f"; {e.lang} edition {scan.folder_bytes(report.out / e.folder) / MB:.1f} MB"
+                    for e in report.editions if e.folder)
+    lines.append("-" * 88)
     lines.append(f"largest page {max(b.bytes for b in report.pages + report.slides) / MB:.2f} MB "
-                 f"(limit {MAX_PAGE_BYTES / MB:.0f} MB); assets {assets / MB:.1f} MB; whole site "
-                 f"{report.total_bytes / MB:.1f} MB (limit {MAX_SITE_BYTES / MB:.0f} MB); "
+                 f"(limit {MAX_PAGE_BYTES / MB:.0f} MB); assets {assets / MB:.1f} MB (shared){parts}; "
+                 f"whole site {report.total_bytes / MB:.1f} MB (limit {MAX_SITE_BYTES / MB:.0f} MB); "
                  f"MathJax on: {', '.join(report.maths) or 'no page'}; built in {report.seconds:.1f} s")
     return "\n".join(lines)
 

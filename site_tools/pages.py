@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 NOTEBOOK_NAME = re.compile(r"^(\d\d)_[A-Za-z0-9_]+$")
-MAP_HEADING = re.compile(r"^#+\s.*course map", re.IGNORECASE | re.MULTILINE)
+# The heading above the start page's table of notebooks, in each language of the course.
+MAP_HEADING = re.compile(r"^#+\s.*(?:course map|plan du cours)", re.IGNORECASE | re.MULTILINE)
 MAP_ROW = re.compile(r"^\|\s*\[(?P<title>[^\]]+)\]\((?P<target>[^)\s]+?)\.ipynb\)\s*\|\s*(?P<sentence>.+?)\s*\|\s*$")
 
 
@@ -44,7 +45,8 @@ def markdown_of(cell: dict) -> str:
 
 def course_map(start: dict) -> dict[str, tuple[str, str]]:
     """stem -> (title, sentence) from the start page's course map: the markdown table under a heading that says
-    'course map', one row ``| [title](NN_name.ipynb) | sentence |`` per notebook. Empty if there is none."""
+    'course map' (French: 'plan du cours'), one row ``| [title](NN_name.ipynb) | sentence |`` per notebook. Empty
+    if there is none."""
     for cell in start.get("cells", []):
         text = markdown_of(cell)
         if cell.get("cell_type") != "markdown" or not MAP_HEADING.search(text):

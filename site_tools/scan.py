@@ -93,3 +93,30 @@ def missing_local(html: str, page: Path, site: Path) -> list[str]:
 def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.found.extend(v for k, v in attrs if k == "href" and v)
+
+
+def broken_links(html: str, page: Path, site: Path) -> list[str]:
+    """Relative ``<a href>`` to a page of the site (``….html``, anchors aside) that points at no file of it: a link
+    between pages, or between a page and its twin in another language, that a reader would find dead."""
+    parser = _Links()
+    parser.feed(html)
+    parser.close()
+    broken = []
+    for u in parser.found:
+        path = u.split("#")[0].split("?")[0]
+        if is_external(u) or u.startswith(("data:", "mailto:", "javascript:")) or not path.endswith(".html"):
+            continue
+        target = (page.parent / path).resolve()
+        if not target.is_file() or site.resolve() not in target.parents:
+            broken.append(u)
+    return broken

@@ -16,11 +16,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from . import words
+
 STATE_KEY = "application/vnd.jupyter.widget-state+json"
 VIEW_KEY = "application/vnd.jupyter.widget-view+json"
 PREFIX = "IPY_MODEL_"
 NOTE_CLASS = "course-needs-kernel"
-COMMAND = "<code>./course start</code>"
+COMMAND = words.WORDS["en"]["command"]
 
 # Controls a reader acts on, with the words a note names them by.
 CONTROL_KINDS = {
@@ -127,42 +129,34 @@ def name_of(models: dict[str, dict], model_id: str, parent: str | None) -> str:
     """How a note names a control: its description, else a short label just before it in its box, else ''."""
     st = models[model_id].get("state", {})
     for key in ("description", "tooltip"):
-        words = _text(str(st.get(key) or ""))
-        if words and len(words) <= 30:
-            return words.rstrip(" :=")
+        said = _text(str(st.get(key) or ""))
+        if said and len(said) <= 30:
+            return said.rstrip(" :=\u00a0\u202f")
     if parent is not None:
         sibs = children(models, parent)
         k = sibs.index(model_id)
         if k > 0 and models[sibs[k - 1]].get("model_name") in {"HTMLModel", "LabelModel", "HTMLMathModel"}:
-            words = _text(str(models[sibs[k - 1]].get("state", {}).get("value", "")))
-            if words and len(words) <= 20:
-                return words.rstrip(" :=")
+            said = _text(str(models[sibs[k - 1]].get("state", {}).get("value", "")))
+            if said and len(said) <= 20:
+                return said.rstrip(" :=\u00a0\u202f")
     return ""
 
 
-def _join(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-PLURALS = {"box": "boxes", "checkbox": "checkboxes", "choice": "choices"}
-
-
-def describe(named: list[tuple[str, str]]) -> str:
+def describe(named: list[tuple[str, str]], lang: str = "en") -> str:
     """'<b>◀ Previous</b> and <b>Next ▶</b>', 'the <b>x</b> and <b>w</b> sliders', 'the box' from (name, kind)
-    pairs, grouped by kind in order of first appearance (buttons go by their own words)."""
+    pairs, grouped by kind in order of first appearance (buttons go by their own words); in French '<b>◀
+    Précédent</b> et <b>Suivant ▶</b>', 'les curseurs <b>x</b> et <b>w</b>', 'le champ'. The names are the
+    controls' own (their saved descriptions), so they are in whatever language the notebook saved them in."""
     parts, by_kind = [], {}
     for name, kind in named:
         by_kind.setdefault(kind, []).append(name)
     for kind, names in by_kind.items():
-        shown = [f"<b>{html.escape(n)}</b>" for n in names if n]
-        noun = PLURALS.get(kind, kind + "s") if len(names) > 1 else kind
-        if kind == "button" and len(shown) == len(names):
-            parts.append(_join(shown))
-        elif shown:
-            parts.append(f"the {_join(shown)} {noun}")
+        shown = [f"<b>{html.escape(n)}</b>" if n else "" for n in names]
+        if kind == "button" and all(shown):
+            parts.append(words.join(shown, lang))
         else:
-            parts.append(f"the {noun}")
-    return _join(parts)
+            parts.append(words.kind_phrase(kind, shown, lang))
+    return words.join(parts, lang)
 
 
 @dataclass
@@ -178,18 +172,18 @@ def _parents(models: dict[str, dict], root: str) -> dict[str, str]:
     return {kid: mid for mid in tree(models, root) for kid in children(models, mid)}
 
 
-def note_html(named: list[tuple[str, str]], live_named: list[tuple[str, str]]) -> str:
-    what = describe(named)
-    verb = "needs" if len(named) == 1 else "need"
-    text = f"{what[:1].upper()}{what[1:]} {verb} a running course: {COMMAND}."
+def note_html(named: list[tuple[str, str]], live_named: list[tuple[str, str]], lang: str = "en") -> str:
+    """The note's HTML in ``lang``: what needs a running course (and the command), then what works here."""
+    w = words.words(lang)
+    what = describe(named, lang)
+    text = w["needs" if len(named) == 1 else "need"].format(what=what[:1].upper() + what[1:], command=w["command"])
     if live_named:
-        works = describe(live_named)
-        text += f" Here, without it, {works} {'works' if len(live_named) == 1 else 'work'}."
-    return (f'<div class="{NOTE_CLASS}" style="font-size:0.92em;color:#5a4300;background:#FFF4D6;'
-            f'border-left:4px solid #C98A00;padding:2px 8px;margin:2px 0">{text}</div>')
+        text += w["works" if len(live_named) == 1 else "work"].format(what=describe(live_named, lang))
+    return (f'<div class="{NOTE_CLASS}" lang="{lang}" style="font-size:0.92em;color:#5a4300;background:#FFF4D6;'
+            f'border-left:4px solid #C98A00;padding:2px 8px;margin:2px 0">{words.typography(lang, text)}</div>')
 
 
-def plan_notes(models: dict[str, dict], root: str, view: int) -> list[Note]:
+def plan_notes(models: dict[str, dict], root: str, view: int, lang: str = "en") -> list[Note]:
     """Where the notes of one widget view go: one per top-level block of the view that holds kernel-only controls
     (inserted after that block), or one output after the view when its root is not a plain vertical box."""
     needing = kernel_only(models, root)
@@ -200,7 +194,7 @@ def plan_notes(models: dict[str, dict], root: str, view: int) -> list[Note]:
                   for m in step_controls(models, root)[1]]
     if models[root].get("model_name") not in PLAIN_BOXES:
         named = [(name_of(models, m, parents.get(m)), CONTROL_KINDS[models[m]["model_name"]]) for m in needing]
-        return [Note(view, needing, note_html(named, live_named))]
+        return [Note(view, needing, note_html(named, live_named, lang))]
     blocks: dict[str, list[str]] = {}
     for m in needing:
         top = m
@@ -210,7 +204,7 @@ def plan_notes(models: dict[str, dict], root: str, view: int) -> list[Note]:
     notes = []
     for ms in blocks.values():
         named = [(name_of(models, m, parents.get(m)), CONTROL_KINDS[models[m]["model_name"]]) for m in ms]
-        notes.append(Note(view, ms, note_html(named, live_named)))
+        notes.append(Note(view, ms, note_html(named, live_named, lang)))
     return notes
 
 
@@ -232,14 +226,14 @@ def _note_models(models: dict[str, dict], key: str, value: str) -> tuple[str, di
     }
 
 
-def add_kernel_notes(nb: dict) -> list[Note]:
-    """Disable every kernel-only control of every saved widget view and put its note next to it. Changes ``nb``
-    (a copy the build owns) in place and returns the notes, in page order."""
+def add_kernel_notes(nb: dict, lang: str = "en") -> list[Note]:
+    """Disable every kernel-only control of every saved widget view and put its note (in ``lang``) next to it.
+    Changes ``nb`` (a copy the build owns) in place and returns the notes, in page order."""
     models = models_of(nb)
     notes: list[Note] = []
     extra_outputs: list[tuple[int, int, str]] = []
     for view, (c, o, root) in enumerate(view_outputs(nb)):
-        planned = plan_notes(models, root, view)
+        planned = plan_notes(models, root, view, lang)
         parents = _parents(models, root)
         for n, note in enumerate(planned):
             for m in note.controls:

@@ -7,6 +7,10 @@ tiny notebooks (with stand-in asset files) checked for its rules. tests/browser/
 from __future__ import annotations
 
 import copy
+import json
+import re
+import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
 import ipywidgets as W
@@ -17,7 +21,7 @@ from ipywidgets.widgets.widget import _instances
 
 from site_tools import build as site_build
 from site_tools import pages as pg
-from site_tools import scan
+from site_tools import scan, words
 from site_tools import widget_state as ws
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # --- pages, order, the course map ----------------------------------------------------------------------------
 
-def test_the_start_page_maps_every_notebook_in_order():
-    paths = pg.notebook_paths(ROOT / "notebooks")
+@pytest.mark.parametrize("folder", ["notebooks", "notebooks/fr"])
+def test_the_start_page_maps_every_notebook_in_order(folder):
+    paths = pg.notebook_paths(ROOT / folder)
     assert paths and paths[0].stem.startswith("00_")
     nbs = {p.stem: nbformat.read(p, as_version=4) for p in paths}
     pages, warnings = pg.pages(paths, nbs)
@@ -143,13 +148,18 @@ def saved(*roots) -> dict:
     return nb
 
 
-def stepper_like():
+ENGLISH_LABELS = ("Play", "Step", "ms per step", "◀ Previous", "Next ▶")
+FRENCH_LABELS = ("Lecture", "Étape", "ms par étape", "◀ Précédent", "Suivant ▶")
+
+
+def stepper_like(labels: tuple[str, ...] = ENGLISH_LABELS):
     """A stepper as the course builds one: Play -> step slider -> Stack of frames (jslinks), a speed slider ->
-    Play's interval, and Previous/Next buttons whose callbacks are Python."""
-    play = W.Play(max=3, description="Play")
-    step = W.IntSlider(max=3, description="Step")
-    speed = W.IntSlider(value=900, min=200, max=3000, description="ms per step")
-    prev, nxt = W.Button(description="◀ Previous"), W.Button(description="Next ▶")
+    Play's interval, and Previous/Next buttons whose callbacks are Python; its controls named by ``labels``."""
+    play_, step_, speed_, prev_, next_ = labels
+    play = W.Play(max=3, description=play_)
+    step = W.IntSlider(max=3, description=step_)
+    speed = W.IntSlider(value=900, min=200, max=3000, description=speed_)
+    prev, nxt = W.Button(description=prev_), W.Button(description=next_)
     frames = W.Stack([W.HTML(f"<svg><text>{k}</text></svg>") for k in range(4)], selected_index=0)
     links = [W.jslink((play, "value"), (step, "value")), W.jslink((step, "value"), (frames, "selected_index")),
              W.jslink((speed, "value"), (play, "interval"))]
@@ -211,6 +221,58 @@ def test_explorer_notes_name_each_control_and_a_row_root_gets_a_note_below_it():
         "data"]["text/html"]
 
 
+def test_the_note_in_french_names_the_controls_by_their_saved_french_labels():
+    root, w = stepper_like(FRENCH_LABELS)
+    nb = saved(root)
+    notes = ws.add_kernel_notes(nb, "fr")
+    assert len(notes) == 1
+    assert 'lang="fr"' in notes[0].html and notes[0].html.endswith(
+        "<b>◀ Précédent</b> et <b>Suivant ▶</b> ont besoin du cours en marche\u00a0: "
+        "<code>./course start --lang fr</code>. Ici, sans lui, <b>Lecture</b> et le curseur <b>Étape</b> "
+        "fonctionnent.</div>")
+    models = ws.models_of(nb)
+    assert models[w["prev"].model_id]["state"]["disabled"] and models[w["next"].model_id]["state"]["disabled"]
+    explorer, _ = explorer_like()
+    said = [n.html for n in ws.add_kernel_notes(saved(explorer), "fr")]
+    assert "Le champ <b>f</b> a besoin du cours en marche\u00a0:" in said[0]
+    assert "Le curseur <b>x</b> a besoin du cours en marche\u00a0:" in said[1]
+    assert ws.describe([("x", "slider"), ("w", "slider"), ("", "box"), ("c", "checkbox")], "fr") == \
+        "les curseurs <b>x</b> et <b>w</b>, le champ et la case à cocher <b>c</b>"
+    for note in said:
+        text = re.sub(r"<[^>]+>", "", note)
+        assert not any(word in text for word in ("need", "running", "Here", "the ", " and ")), text
+
+
+@pytest.mark.parametrize("labels", [ENGLISH_LABELS, FRENCH_LABELS, ("", "", "", "", ""), ("a", "b", "c", "d", "e")],
+                         ids=["english", "french", "unnamed", "other-words"])
+def test_which_controls_are_greyed_depends_on_the_links_not_on_the_words(labels):
+    """The same stepper greys the same controls whatever its labels say (the lead re-runs the French notebooks and
+    their words change): Previous/Next are greyed, Play and the step slider stay live, in either language."""
+    root, w = stepper_like(labels)
+    nb = saved(root)
+    models = ws.models_of(nb)
+    assert set(ws.kernel_only(models, root.model_id)) == {w["prev"].model_id, w["next"].model_id}
+    assert set(ws.stepped_views(nb)[0].controls) == {w["play"].model_id, w["step"].model_id}
+    for lang in ("en", "fr"):
+        assert [len(n.controls) for n in ws.add_kernel_notes(copy.deepcopy(nb), lang)] == [2]
+
+
+def test_french_typography_and_every_word_of_the_site_in_both_languages():
+    nb_ = "\u00a0"
+    assert words.french_spaces("Suivant : « la page » ; oui ! non ?") == \
+        f"Suivant{nb_}: «{nb_}la page{nb_}»{nb_}; oui{nb_}! non{nb_}?"
+    assert words.french_spaces('<a href="x" title="a :b">Note :</a> <code>a : b</code>') == \
+        f'<a href="x" title="a :b">Note{nb_}:</a> <code>a : b</code>'
+    assert words.WORDS["en"].keys() == words.WORDS["fr"].keys()
+    assert words.NOUNS["en"].keys() == words.NOUNS["fr"].keys()
+    for key, text in words.WORDS["fr"].items():
+        plain = re.sub(r"<code>.*?</code>", "", text)
+        assert not re.search(r" [:;!?»]|« ", plain), (key, text)
+        if key not in {"name", "notebook_col"}:  # 'Notebook' is the French course's own word too
+            assert text != words.WORDS["en"][key], f"{key} is not translated"
+    assert "Next" not in words.WORDS["fr"]["next_link"] and "Suivant" in words.WORDS["fr"]["next_link"]
+
+
 def test_a_stack_steps_when_a_slider_or_play_reaches_its_index_through_links():
     root, w = stepper_like()
     root2, _ = explorer_like()
@@ -256,10 +318,9 @@ def test_missing_local_files_are_reported(tmp_path):
 
 # --- a whole build ---------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def fake_node_modules(tmp_path) -> Path:
+def make_fake_node_modules(folder: Path) -> Path:
     """A stand-in for site_tools/node_modules with one small file per asset the build copies."""
-    nm = tmp_path / "node_modules"
+    nm = folder / "node_modules"
     for src, _dst in site_build.CORE_ASSETS + site_build.MATHS_ASSETS + site_build.SLIDES_ASSETS:
         target = nm / src.replace("*", "font")
         if "." in target.name or "*" in src:
@@ -269,6 +330,11 @@ def fake_node_modules(tmp_path) -> Path:
             target.mkdir(parents=True, exist_ok=True)
             (target / "part.js").write_text("/* stand-in */")
     return nm
+
+
+@pytest.fixture
+def fake_node_modules(tmp_path) -> Path:
+    return make_fake_node_modules(tmp_path)
 
 
 @pytest.fixture
@@ -327,3 +393,239 @@ def test_the_build_refuses_a_cdn_a_big_page_and_a_folder_it_did_not_make(tmp_pat
     assert (other / "notes.txt").read_text() == "keep me"
     with pytest.raises(site_build.BuildError, match="npm ci"):
         site_build.build(out, notebooks=folder, instructor=guides, node_modules=tmp_path / "nothing")
+
+
+# --- the French edition -----------------------------------------------------------------------------------------
+
+# Words the site itself says on an English page: none may be on a French page's bars, notes or indexes.
+ENGLISH_CHROME = ("Course map", "Previous", "Next", "slides", "Slides", "What you will see", "Instructor guides",
+                  "Solutions and notes", "static edition", "running course", "Here, without it", "works", "work",
+                  "Page", "The course")
+CHROME_CLASSES = {"course-nav", "course-static-note", "course-slides-nav"}
+
+
+class _Chrome(HTMLParser):
+    """What the site adds to a page, as text: its bars, its note, the slides' corner links and the <title>; and
+    the language of <html> and the targets of the language switch."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.switch: list[tuple[str, str]] = []  # (hreflang, href), each once (the bar is at the top and foot)
+        self.html_lang: str | None = None
+        self._open: list[str] = []  # tags of the chrome element being read, and those inside it
+        self._title = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "html":
+            self.html_lang = a.get("lang")
+        if tag == "title":
+            self._title = True
+        if (self._open or CHROME_CLASSES & set((a.get("class") or "").split())) and \
+                tag not in {"br", "img", "input", "meta", "link"}:
+            self._open.append(tag)
+        if tag == "a" and a.get("hreflang") and (a["hreflang"], a.get("href", "")) not in self.switch:
+            self.switch.append((a["hreflang"], a.get("href", "")))
+
+    def handle_endtag(self, tag):
+        if tag == "title":
+            self._title = False
+        if self._open and self._open[-1] == tag:
+            self._open.pop()
+            if not self._open:
+                self.parts.append("\n")
+
+    def handle_data(self, data):
+        if self._open or self._title:
+            self.parts.append(data)
+
+
+def chrome(text: str) -> _Chrome:
+    parser = _Chrome()
+    parser.feed(text)
+    parser.close()
+    return parser
+
+
+def kernel_notes(text: str) -> list[str]:
+    """The notes beside greyed controls in a built page (HTML): in its saved widget state (a note inside a widget)
+    and in its outputs (a note after a widget)."""
+    m = re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>', text, re.DOTALL)
+    state = json.loads(m.group(1))["state"] if m else {}
+    inside = [rec["state"]["value"] for rec in state.values()
+              if ws.NOTE_CLASS in str(rec.get("state", {}).get("value", ""))]
+    after = re.findall(rf'<div class="{ws.NOTE_CLASS}".*?</div>', text.replace(m.group(0), "") if m else text)
+    return inside + after
+
+
+def site_words(note: str) -> str:
+    """A note's text without the controls' own names (<b>…</b>: the notebook's saved labels, not the site's)."""
+    return re.sub(r"<[^>]+>", "", re.sub(r"<b>.*?</b>", "", note))
+
+
+def english_words_in(text: str) -> list[str]:
+    return [w for w in ENGLISH_CHROME if re.search(rf"\b{re.escape(w)}\b", text)]
+
+
+def bad_french_spaces(text: str) -> list[str]:
+    text = re.sub(r"<code>.*?</code>", "", text)
+    return re.findall(r"\S* [:;!?»]|« \S*", text)
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory) -> site_build.Report:
+    """The course's own notebooks, English and French, built with stand-in scripts (no npm needed)."""
+    base = tmp_path_factory.mktemp("real-site")
+    return site_build.build(base / "site", node_modules=make_fake_node_modules(base))
+
+
+FR_STEMS = [p.stem for p in pg.notebook_paths(ROOT / "notebooks" / "fr")]
+
+
+def test_the_french_edition_has_a_page_and_slides_for_every_french_notebook(real_site):
+    out = real_site.out
+    assert FR_STEMS and [e.folder for e in real_site.editions] == ["", "fr/"]
+    assert [b.stem for b in real_site.pages if b.lang == "fr"] == FR_STEMS
+    for stem in FR_STEMS:
+        assert (out / "fr" / f"{stem}.html").is_file() and (out / "fr" / "slides" / f"{stem}.slides.html").is_file()
+    assert (out / "fr" / "index.html").is_file()
+    index = (out / "fr" / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<tr><td><a href="([^"]+)"', index) == [f"{s}.html" for s in FR_STEMS]
+    guides = sorted(p.name for p in (out / "fr" / "instructor").glob("*.html"))
+    assert guides == sorted(["index.html", *(f"{p.stem}.html" for p in site_build.guides_of(
+        ROOT / "instructor" / "fr"))]) and len(guides) > 1
+    students = [*(out / "fr").glob("*.html"), *(out / "fr").glob("slides/*.html")]
+    assert not [p.name for p in students if 'href="instructor' in p.read_text(encoding="utf-8")
+                or "/instructor/" in " ".join(re.findall(r'href="([^"]*)"', p.read_text(encoding="utf-8")))]
+
+
+def test_every_page_says_its_language(real_site):
+    out = real_site.out
+    pages = sorted(out.rglob("*.html"))
+    assert len(pages) > 2 * len(FR_STEMS)
+    wrong = [(p.relative_to(out).as_posix(), chrome(p.read_text(encoding="utf-8")).html_lang) for p in pages]
+    wrong = [(rel, lang) for rel, lang in wrong if lang != ("fr" if rel.startswith("fr/") else "en")]
+    assert not wrong, f"pages whose <html lang> is not their edition's: {wrong}"
+
+
+def test_each_page_links_its_twin_in_the_other_language_and_back(real_site):
+    out = real_site.out
+    checked = 0
+    for page in sorted(out.rglob("*.html")):
+        rel = page.relative_to(out).as_posix()
+        french = rel.startswith("fr/")
+        twin_rel = rel[3:] if french else f"fr/{rel}"
+        switch = chrome(page.read_text(encoding="utf-8")).switch
+        if not (out / twin_rel).is_file():
+            assert switch == [], f"{rel} links a twin it does not have: {switch}"
+            continue
+        assert switch == [("en" if french else "fr", switch[0][1])] if switch else False, \
+            f"{rel} has no link to {twin_rel}"
+        target = (page.parent / switch[0][1]).resolve()
+        assert target == (out / twin_rel).resolve(), f"{rel} links {switch[0][1]}, not its twin {twin_rel}"
+        back = chrome(target.read_text(encoding="utf-8")).switch
+        assert back and (target.parent / back[0][1]).resolve() == page.resolve(), f"{twin_rel} does not link back"
+        checked += 1
+    assert checked >= 4 * len(FR_STEMS)  # pages and slides, both ways, at least
+    texts = {rel: chrome((out / rel).read_text(encoding="utf-8")).parts
+             for rel in ["04_side_by_side.html", "fr/04_side_by_side.html", "index.html", "fr/index.html"]}
+    assert "Français" in "".join(texts["04_side_by_side.html"]) and "Français" in "".join(texts["index.html"])
+    assert "English" in "".join(texts["fr/04_side_by_side.html"]) and "English" in "".join(texts["fr/index.html"])
+
+
+def test_french_pages_say_the_sites_words_in_french(real_site):
+    out = real_site.out
+    nb_ = "\u00a0"
+    for stem in FR_STEMS:
+        text = (out / "fr" / f"{stem}.html").read_text(encoding="utf-8")
+        bars = "".join(chrome(text).parts)
+        assert "Sommaire" in bars and "L'édition statique" in bars and "./course start --lang fr" in bars
+        if stem != FR_STEMS[0]:
+            assert f"← Précédent{nb_}:" in bars, stem
+        if stem != FR_STEMS[-1]:
+            assert f"Suivant{nb_}:" in bars, stem
+        said = bars + "".join(site_words(n) for n in kernel_notes(text))
+        assert not english_words_in(said.replace("English", "")), (stem, english_words_in(said))
+        assert not bad_french_spaces(said), (stem, bad_french_spaces(said))
+        slides = (out / "fr" / "slides" / f"{stem}.slides.html").read_text(encoding="utf-8")
+        corner = "".join(chrome(slides).parts)
+        assert "La page" in corner and "Sommaire" in corner and not english_words_in(corner.replace("English", ""))
+    for rel in ["fr/index.html", "fr/instructor/index.html"]:
+        body = re.sub(r"<[^>]+>", " ", (out / rel).read_text(encoding="utf-8").split("<main>")[1])
+        assert not english_words_in(body.replace("English", "")), (rel, english_words_in(body))
+        assert not bad_french_spaces(body), (rel, bad_french_spaces(body))
+    index = (out / "fr" / "index.html").read_text(encoding="utf-8")
+    assert "<h2>Le plan du cours</h2>" in index and "<th>Ce que vous y verrez</th>" in index
+    english = "".join(chrome((out / "04_side_by_side.html").read_text(encoding="utf-8")).parts)
+    assert "← Previous: " in english and "Next: " in english and "Course map" in english
+
+
+def test_french_pages_grey_the_same_controls_with_a_french_note(real_site):
+    out = real_site.out
+    english = {b.stem: b for b in real_site.pages if b.lang == "en"}
+    noted = 0
+    for b in (b for b in real_site.pages + real_site.slides if b.lang == "fr"):
+        assert b.notes == english[b.stem].notes, \
+            f"{b.stem}: {b.notes} notes in French, {english[b.stem].notes} in English"
+        notes = kernel_notes(b.path.read_text(encoding="utf-8"))
+        assert notes, b.path
+        for note in notes:
+            assert 'lang="fr"' in note and "du cours en marche\u00a0: <code>./course start --lang fr</code>." in note
+            assert "running course" not in note and "Here, without it" not in note
+        noted += len(notes)
+    assert noted >= len(FR_STEMS)
+    steppers = (out / "fr" / "04_side_by_side.html").read_text(encoding="utf-8")
+    assert "Ici, sans lui" in "".join(kernel_notes(steppers)) and "fonctionne" in "".join(kernel_notes(steppers))
+
+
+def test_the_editions_share_one_assets_folder(real_site):
+    out = real_site.out
+    own = [p.relative_to(out).as_posix() for p in (out / "fr").rglob("*") if p.is_file() and p.suffix != ".html"]
+    assert own == [], f"files copied under site/fr: {own[:5]}"
+    assets = (out / "assets").resolve()
+    for page in (out / "fr").rglob("*.html"):
+        local = [u for u in scan.loaded_urls(page.read_text(encoding="utf-8"))
+                 if not scan.is_external(u) and not u.startswith(("data:", "#", "blob:", "about:"))]
+        assert local, page
+        outside = [u for u in local if assets not in (page.parent / u).resolve().parents]
+        assert outside == [], f"{page.relative_to(out)} loads files outside site/assets: {outside}"
+    assert site_build.check(real_site) == []
+
+
+def test_a_bilingual_tiny_course_and_what_its_check_refuses(tmp_path, fake_node_modules, tiny_course):
+    folder, guides = tiny_course
+    (folder / "fr").mkdir()
+    (guides / "fr").mkdir()
+    root, _ = stepper_like(FRENCH_LABELS)
+    second = saved(root)
+    second.cells.insert(0, md("# 01 Deux\n\nVoir [le début](00_start.ipynb)."))
+    fr_map = MAP.replace("## 2. The course map", "## 2. Le plan du cours").replace("This page.", "Cette page !")
+    for name, nb in {"00_start": notebook(md("# Commencer ici : un tout petit cours"), md(fr_map)),
+                     "01_two": second}.items():
+        nbformat.write(nbformat.from_dict(nb), folder / "fr" / f"{name}.ipynb")
+    (guides / "fr" / "01_two_solutions.md").write_text("# 01 : solutions\n")
+    (guides / "fr" / "README.md").write_text("# Ce dossier\n")
+    out = tmp_path / "site"
+    report = site_build.build(out, notebooks=folder, instructor=guides, node_modules=fake_node_modules)
+    assert [(b.lang, b.stem) for b in report.pages] == [("en", "00_start"), ("en", "01_two"), ("fr", "00_start"),
+                                                         ("fr", "01_two")]
+    page = (out / "fr" / "01_two.html").read_text()
+    assert '<html lang="fr">' in page and 'href="../01_two.html" hreflang="en" lang="en">English</a>' in page
+    assert "← Précédent\u00a0: 00 Start</a>" in page and ">Sommaire</a>" in page
+    assert '<script src="../assets/require.js">' in page and "../../assets/reveal.js/dist/reveal.js" in (
+        out / "fr" / "slides" / "01_two.slides.html").read_text()
+    assert 'href="fr/01_two.html" hreflang="fr" lang="fr">Français</a>' in (out / "01_two.html").read_text()
+    index = (out / "fr" / "index.html").read_text()
+    assert "<h1>Commencer ici</h1>" in index and "Cette page\u00a0!" in index and '<html lang="fr">' in index
+    assert sorted(p.name for p in (out / "fr" / "instructor").iterdir()) == ["01_two_solutions.html", "index.html"]
+    assert 'href="../../instructor/01_two_solutions.html"' in (out / "fr" / "instructor" / "01_two_solutions.html"
+                                                               ).read_text()
+    assert site_build.check(report) == []
+    shutil.copytree(out / "assets", out / "fr" / "assets")
+    problems = site_build.check(report)
+    assert len(problems) == 1 and "the fr edition holds files of its own (fr/assets/" in problems[0]
+    shutil.rmtree(out / "fr" / "assets")
+    (out / "fr" / "01_two.html").unlink()
+    problems = site_build.check(report)
+    assert any("01_two.html links fr/01_two.html, a page the site does not have" in p for p in problems), problems

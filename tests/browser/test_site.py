@@ -3,9 +3,11 @@
 The site is built once into a temporary folder from the notebooks as they are (never executed), served on
 127.0.0.1 by http.server in a thread, and every page is opened in headless Chromium. A page fails on any request to
 another host, any failed request (4xx/5xx/aborted), any console error or uncaught exception, a widget view that did
-not render, a note missing next to a control that needs Python, and no graph. Every stepper (a Stack of frames
-jslinked to a step slider and Play) is moved without the kernel and its graph must change; on the slides, a
-stepper on its slide is played. Screenshots go to test-artifacts/browser/site-*.png.
+not render, a note missing next to a control that needs Python (or not in the page's language), and no graph. Every
+stepper (a Stack of frames jslinked to a step slider and Play) is moved without the kernel and its graph must
+change; on the slides, a stepper on its slide is played. The French edition (site/fr/, from notebooks/fr/) is opened
+the same way, page by page and deck by deck, and the language switch is followed both ways. Screenshots go to
+test-artifacts/browser/site-*.png (French: site-fr-*.png).
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ from site_tools import widget_state as ws
 
 ROOT = Path(__file__).resolve().parents[2]
 STEMS = [p.stem for p in site_pages.notebook_paths(ROOT / "notebooks")]
+FR_STEMS = [p.stem for p in site_pages.notebook_paths(ROOT / "notebooks" / "fr")]
+EDITIONS = [("en", s) for s in STEMS] + [("fr", s) for s in FR_STEMS]
+NOTEBOOKS = {"en": ROOT / "notebooks", "fr": ROOT / "notebooks" / "fr"}
+# What a note beside a greyed control says in each language (site_tools/words.py), and what it must not.
+NOTE_WORDS = {"en": (("a running course", "./course start"), ("besoin",)),
+              "fr": (("du cours en marche", "./course start --lang fr"), ("running course", "Here, without it"))}
 LOOPBACK = "http://127.0.0.1:"
 
 # In the page: each widget output (in page order) and what it shows.
@@ -112,13 +120,14 @@ class Visit:
         self.ctx.close()
 
 
-def built(report: site_build.Report, stem: str, slides: bool) -> site_build.Built:
-    return next(b for b in (report.slides if slides else report.pages) if b.stem == stem)
+def built(report: site_build.Report, stem: str, slides: bool, lang: str = "en") -> site_build.Built:
+    return next(b for b in (report.slides if slides else report.pages) if b.stem == stem and b.lang == lang)
 
 
-def step_sliders(stem: str, view: ws.Stepped) -> list[tuple[str, int]]:
-    """(description, max) of the step sliders of one stepping view, from the saved state."""
-    models = ws.models_of(nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4))
+def step_sliders(stem: str, view: ws.Stepped, lang: str = "en") -> list[tuple[str, int]]:
+    """(description, max) of the step sliders of one stepping view, from the saved state (whatever its words: the
+    French notebooks say 'Étape', and the lead may re-run them)."""
+    models = ws.models_of(nbformat.read(NOTEBOOKS[lang] / f"{stem}.ipynb", as_version=4))
     return [(models[c]["state"].get("description", ""), int(models[c]["state"].get("max", 0)))
             for c in view.controls if models[c]["model_name"] != "PlayModel"]
 
@@ -131,9 +140,12 @@ def check_widgets(visit: Visit, b: site_build.Built) -> None:
     assert visit.page.get_by_text("Error displaying widget").count() == 0
     notes = visit.page.locator("div.course-needs-kernel")
     assert notes.count() == b.notes, f"{visit.rel}: {notes.count()} 'needs a running course' notes, {b.notes} planned"
+    assert visit.page.evaluate("() => document.documentElement.lang") == b.lang, f"{visit.rel}: <html lang>"
+    must, must_not = NOTE_WORDS[b.lang]
     for k in range(notes.count()):
-        assert "needs a running course" in notes.nth(k).inner_text() or \
-            "need a running course" in notes.nth(k).inner_text()
+        said = notes.nth(k).inner_text()
+        assert all(w in said for w in must) and not any(w in said for w in must_not), \
+            f"{visit.rel}: a note not in the page's language ({b.lang}): {said!r}"
 
 
 def settled_svgs(visit: Visit, view: int) -> list[str]:
@@ -163,18 +175,22 @@ def move_slider(visit: Visit, view: int, label: str, steps: int) -> None:
         f"{visit.rel}: the {label!r} slider did not reach {steps}"
 
 
-@pytest.mark.parametrize("stem", STEMS)
-def test_page(stem, site, base_url, browser, artifacts):
-    b = built(site, stem, slides=False)
+def shot_name(lang: str, what: str) -> str:
+    return f"site-{what}.png" if lang == "en" else f"site-{lang}-{what}.png"
+
+
+@pytest.mark.parametrize(("lang", "stem"), EDITIONS, ids=[f"{lang}-{stem}" for lang, stem in EDITIONS])
+def test_page(lang, stem, site, base_url, browser, artifacts):
+    b = built(site, stem, slides=False, lang=lang)
     visit = Visit(browser, base_url, b.path.relative_to(site.out).as_posix(), {"width": 1400, "height": 1000})
     try:
         check_widgets(visit, b)
         assert visit.page.evaluate(GRAPHS) >= 1, f"{visit.rel}: no graph (an SVG) in any output"
-        if stem in site.maths:
+        if b.maths:
             visit.page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 0",
                                          timeout=15_000)
         for view in b.stepped:
-            sliders = step_sliders(stem, view)
+            sliders = step_sliders(stem, view, lang)
             assert sliders, f"{visit.rel}: view {view.view} steps but has no step slider"
             label, top = sliders[0]
             before = settled_svgs(visit, view.view)
@@ -182,7 +198,7 @@ def test_page(stem, site, base_url, browser, artifacts):
             after = settled_svgs(visit, view.view)
             assert after != before, f"{visit.rel}: moving {label!r} to {top // 2} did not change the graph"
         first = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").first
-        shot = artifacts / f"site-{stem}.png"
+        shot = artifacts / shot_name(lang, stem)
         if b.views:
             first.screenshot(path=str(shot))
         else:
@@ -192,9 +208,9 @@ def test_page(stem, site, base_url, browser, artifacts):
         visit.close()
 
 
-@pytest.mark.parametrize("stem", STEMS)
-def test_slides(stem, site, base_url, browser, artifacts):
-    b = built(site, stem, slides=True)
+@pytest.mark.parametrize(("lang", "stem"), EDITIONS, ids=[f"{lang}-{stem}" for lang, stem in EDITIONS])
+def test_slides(lang, stem, site, base_url, browser, artifacts):
+    b = built(site, stem, slides=True, lang=lang)
     visit = Visit(browser, base_url, b.path.relative_to(site.out).as_posix(), {"width": 1280, "height": 720})
     try:
         visit.page.wait_for_function("() => window.courseReveal && window.courseReveal.isReady()", timeout=20_000)
@@ -214,7 +230,7 @@ def test_slides(stem, site, base_url, browser, artifacts):
             assert box and 0 <= box["y"] and box["y"] + box["height"] <= 720, \
                 f"{visit.rel}: the stepper's Play is off the 1280x720 slide: {box}"
             before = settled_svgs(visit, view.view)
-            label = step_sliders(stem, view)[0][0]
+            label = step_sliders(stem, view, lang)[0][0]
             readout = out.locator(".widget-slider", has=visit.page.locator(".widget-label", has_text=label)) \
                 .first.locator(".widget-readout")
             play.click()
@@ -225,38 +241,69 @@ def test_slides(stem, site, base_url, browser, artifacts):
             play.click()  # pause, so the graph holds still part-way for the comparison and the screenshot
             after = settled_svgs(visit, view.view)
             assert after != before, f"{visit.rel}: Play did not change the graph of the stepper on its slide"
-            visit.page.screenshot(path=str(artifacts / f"site-slides-{stem}.png"))
+            visit.page.screenshot(path=str(artifacts / shot_name(lang, f"slides-{stem}")))
         visit.assert_clean()
     finally:
         visit.close()
 
 
-def test_index_and_instructor_pages(site, base_url, browser, artifacts):
-    index = Visit(browser, base_url, "index.html", {"width": 1280, "height": 900})
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_index_and_instructor_pages(lang, site, base_url, browser, artifacts):
+    folder = "" if lang == "en" else f"{lang}/"
+    stems = STEMS if lang == "en" else FR_STEMS
+    index = Visit(browser, base_url, f"{folder}index.html", {"width": 1280, "height": 900})
     try:
+        assert index.page.evaluate("() => document.documentElement.lang") == lang
         links = index.page.evaluate("() => [...document.querySelectorAll('tbody tr')].map(r => "
                                     "({href: r.querySelector('a').getAttribute('href'), text: r.innerText}))")
-        assert [x["href"] for x in links] == [f"{s}.html" for s in STEMS]
-        start = nbformat.read(ROOT / "notebooks" / f"{STEMS[0]}.ipynb", as_version=4)
+        assert [x["href"] for x in links] == [f"{s}.html" for s in stems]
+        start = nbformat.read(NOTEBOOKS[lang] / f"{stems[0]}.ipynb", as_version=4)
         rows = site_pages.course_map(start)
-        for x, stem in zip(links, STEMS, strict=True):
+        for x, stem in zip(links, stems, strict=True):
             title, sentence = rows[stem]
-            assert title in x["text"]
+            assert " ".join(title.split()) in " ".join(x["text"].split())
             first_words = sentence.replace("`", "").split()[:3]
-            assert " ".join(first_words) in x["text"], (stem, x["text"])
-        index.page.screenshot(path=str(artifacts / "site-index.png"), full_page=True)
+            assert " ".join(first_words) in " ".join(x["text"].split()), (stem, x["text"])
+        index.page.screenshot(path=str(artifacts / shot_name(lang, "index")), full_page=True)
         index.assert_clean()
     finally:
         index.close()
-    guides = sorted((site.out / "instructor").glob("*.html"))
-    assert len(guides) == len(list((ROOT / "instructor").glob("*.md"))) + 1
+    guides = sorted((site.out / folder / "instructor").glob("*.html"))
+    assert len(guides) == len(site_build.guides_of(ROOT / "instructor" / folder)) + 1
     for g in guides:
         v = Visit(browser, base_url, g.relative_to(site.out).as_posix(), {"width": 1280, "height": 900})
         try:
             assert v.page.locator("h1, h2").count() > 0
+            assert v.page.evaluate("() => document.documentElement.lang") == lang
             v.assert_clean()
         finally:
             v.close()
-    for page in [*site.out.glob("*.html"), *site.out.glob("slides/*.html")]:
+    for page in [*(site.out / folder).glob("*.html"), *(site.out / folder).glob("slides/*.html")]:
         hrefs = re.findall(r'href="([^"]*)"', page.read_text(encoding="utf-8"))
         assert not [h for h in hrefs if "instructor" in h], f"{page.name} links the instructor guides"
+
+
+@pytest.mark.parametrize("rel", ["index.html", "04_side_by_side.html", "slides/04_side_by_side.slides.html",
+                                 "instructor/index.html"])
+def test_the_language_switch_leads_to_the_twin_and_back(rel, site, base_url, browser, artifacts):
+    """Click 'Français' on an English page: the French twin opens, in French; click 'English' there: back."""
+    visit = Visit(browser, base_url, rel, {"width": 1280, "height": 720})
+    try:
+        pg = visit.page
+        if "slides/" in rel:
+            pg.wait_for_function("() => window.courseReveal && window.courseReveal.isReady()", timeout=20_000)
+        for there, lang, word in [(f"fr/{rel}", "fr", "Français"), (rel, "en", "English")]:
+            switch = pg.locator(f".course-lang a[hreflang={lang}]").first
+            assert switch.inner_text().strip() == word, f"{pg.url}: the switch says {switch.inner_text()!r}"
+            switch.click()
+            pg.wait_for_url(lambda url, there=there: url.split("#")[0] == visit.base + there, timeout=10_000)
+            pg.wait_for_load_state("load")
+            assert pg.evaluate("() => document.documentElement.lang") == lang, pg.url
+            if lang == "fr" and "slides/" not in rel:
+                bar = pg.locator(".course-nav").first.inner_text()
+                assert "English" in bar and not re.search(r"\b(Course map|Previous|Next|Instructor)\b", bar), bar
+            if "slides/" in rel:
+                pg.wait_for_function("() => window.courseReveal && window.courseReveal.isReady()", timeout=20_000)
+        visit.assert_clean()
+    finally:
+        visit.close()
