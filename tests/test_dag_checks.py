@@ -8,7 +8,9 @@ import itertools
 import pytest
 
 from course_lib import expr, trace
+from course_lib import graph as graph_module
 from course_lib.graph import Graph
+from course_lib.i18n import Said
 from course_lib.lessons import dag_checks
 from course_lib.lessons.exercises import Exercise
 
@@ -35,19 +37,30 @@ def test_exactly_the_valid_orders_are_accepted(graph: Graph) -> None:
         assert ok == (p in valid), (p, message)
 
 
+def said(text: str, msgid: str, **values) -> bool:
+    """``text`` is the course message ``msgid`` said with (at least) ``values``."""
+    return isinstance(text, Said) and text.msgid is msgid and all(text.values[k] == v for k, v in values.items())
+
+
 def test_reasons_name_the_problem(graph: Graph) -> None:
-    assert dag_checks.order_problem(graph, ["x", "mul", "w", "Const", "add", "sin"]) == "'mul' comes before its input 'w'"
-    assert "not a node" in dag_checks.order_problem(graph, ["x", "w", "mul", "one", "add", "sin"])
-    assert "twice" in dag_checks.order_problem(graph, ["x", "x", "w", "mul", "Const", "add", "sin"])
-    assert "missing" in dag_checks.order_problem(graph, ["x", "w", "mul", "Const", "add"])
+    late = dag_checks.order_problem(graph, ["x", "mul", "w", "Const", "add", "sin"])
+    assert said(late, dag_checks.COMES_BEFORE, name="mul", input="w")
+    assert late == "'mul' comes before its input 'w'"  # end to end, in English
+    assert said(dag_checks.order_problem(graph, ["x", "w", "mul", "one", "add", "sin"]), dag_checks.NOT_A_NODE,
+                name="one")
+    assert said(dag_checks.order_problem(graph, ["x", "x", "w", "mul", "Const", "add", "sin"]),
+                dag_checks.APPEARS_TWICE, name="x")
+    assert said(dag_checks.order_problem(graph, ["x", "w", "mul", "Const", "add"]), dag_checks.MISSING_ONE, name="sin")
+    assert said(dag_checks.order_problem(graph, ["x", "w", "mul", "Const"]), dag_checks.MISSING_MANY, n=2, name="add")
 
 
 def test_order_checker_can_refuse_the_printed_order(graph: Graph) -> None:
     printed = [n.name for n in graph.topological_order()]
     check = dag_checks.order_checker(graph, different_from=printed)
     ok, message = check(printed)
-    assert not ok and "different" in message
-    assert check(["w", "x", "mul", "Const", "add", "sin"])[0]
+    assert not ok and said(message, dag_checks.PRINTED_ORDER)
+    ok, message = check(["w", "x", "mul", "Const", "add", "sin"])
+    assert ok and said(message, dag_checks.VALID_ORDER, order="w → x → mul → Const → add → sin")
 
 
 def test_order_checker_takes_nodes_too_and_survives_anything(graph: Graph) -> None:
@@ -55,25 +68,29 @@ def test_order_checker_takes_nodes_too_and_survives_anything(graph: Graph) -> No
     assert check(graph.topological_order())[0]
     for junk in ("x, w", 5, None, {"x": 1}, [1, 2], [None]):
         ok, message = check(junk)
-        assert ok is False and message
+        assert ok is False and message.msgid in (dag_checks.ANSWER_A_LIST, dag_checks.NOT_A_NODE)
 
 
 def test_cycle_checker(graph: Graph) -> None:
     check = dag_checks.cycle_checker(graph)
     before = graph.to_json()
     ok, message = check(("sin", "x"))
-    assert ok and "cycle" in message and "sin -> x" in message
+    assert ok and said(message, graph_module.CYCLE_EDGE, src="sin", dst="x")  # the graph's own refusal
+    assert "cycle" in message and "sin -> x" in message  # end to end, in English
     assert check(("add", "add"))[0]  # a self-loop is a cycle too
     ok, message = check(("x", "sin"))  # sin already depends on x: one more edge is no cycle
-    assert not ok and "allowed" in message
+    assert not ok and said(message, dag_checks.EDGE_ALLOWED, src="x", dst="sin")
     ok, message = check(("Const", "w"))  # w does not depend on Const either way: allowed
     assert not ok
-    assert not check(("sin", "nope"))[0] and not check("sin")[0] and not check(("a", "b", "c"))[0]
+    ok, message = check(("sin", "nope"))
+    assert not ok and said(message, graph_module.NO_NODE_NAMED, name="nope")
+    assert said(check("sin")[1], dag_checks.ANSWER_A_PAIR) and not check(("a", "b", "c"))[0]
     assert graph.to_json() == before  # the checked graph never changed
 
 
 def test_checkers_work_inside_an_exercise(graph: Graph) -> None:
     ex = Exercise("01.t", "an order", expect=dag_checks.order_checker(graph), hints=["inputs first"])
     assert ex.check(...).ok is None
-    assert ex.check(["sin"]).ok is False
+    wrong = ex.check(["sin"])
+    assert wrong.ok is False and wrong.hint == 0 and said(wrong.said, dag_checks.MISSING_MANY, n=5)
     assert ex.check(["Const", "w", "x", "mul", "add", "sin"]).ok is True

@@ -1,17 +1,27 @@
 import numpy as np
 
-from course_lib.lessons.exercises import Exercise, count_is, names, number, same, whole_number
+from course_lib.lessons import exercises
+from course_lib.lessons.exercises import Exercise, choice, count_is, names, number, same, whole_number
 
 
 def test_unanswered_wrong_and_right():
     ex = Exercise("t.1", "How many nodes?", expect=6, hints=["count them", "x, w, 1, mul, add, sin"])
     r = ex.check(...)
-    assert r.ok is None and "count them" in repr(r) and "not answered" in r._repr_html_()
+    assert r.ok is None and r.hint == 0 and r.said == ""
+    assert "count them" in repr(r) and "not answered" in r._repr_html_()  # end to end, in English
     r = ex.check(5)
-    assert r.ok is False and "Hint: count them" in r.message
+    assert r.ok is False and r.hint == 0 and r.message == "Hint: count them"
     r = ex.check(7)
-    assert "x, w, 1" in r.message  # the next hint
-    assert ex.check(6.0).ok is True and bool(ex.check(6))
+    assert r.ok is False and r.hint == 1  # the next hint
+    right = ex.check(6.0)
+    assert right.ok is True and right.hint is None and right.said.msgid is exercises.WELL_DONE and bool(ex.check(6))
+
+
+def test_no_hints_says_try_again_and_how_to_answer():
+    ex = Exercise("t.4", "?", expect=2)
+    first = ex.check()
+    assert first.ok is None and first.hint is None and first.message == exercises.REPLACE_THE_DOTS
+    assert ex.check(3).hint is None and ex.check(3).message == "try again"
 
 
 def test_checker_functions_cannot_crash_the_notebook():
@@ -19,9 +29,9 @@ def test_checker_functions_cannot_crash_the_notebook():
         raise KeyError("oops")
 
     r = Exercise("t.2", "?", expect=boom).check(1)
-    assert r.ok is False and "could not check" in r.message
+    assert r.ok is False and r.said.msgid is exercises.COULD_NOT_CHECK and r.said.values["error"] == "KeyError"
     ok = Exercise("t.3", "?", expect=lambda a: (a > 2, "bigger than two")).check(3)
-    assert ok.ok and ok.message == "bigger than two"
+    assert ok.ok and ok.message == "bigger than two" and ok.said == "bigger than two"  # a notebook's own words
 
 
 def test_same_is_loose_where_students_are():
@@ -60,19 +70,34 @@ def test_count_is_computes_the_truth_at_check_time():
 
     check = count_is(truth, "graphs", lambda t: f"{t} graphs")
     assert calls == []  # nothing computed when the exercise is made
-    assert check("five") == (False, "answer with a number of graphs") and calls == []
-    assert check(5) == (True, "5 graphs") and check(6) == (False, "6 is not it")
+    ok, said = check("five")
+    assert not ok and said.msgid is exercises.NUMBER_OF["graphs"] and calls == []
+    assert check(5) == (True, "5 graphs")
+    ok, said = check(6)
+    assert not ok and said.msgid is exercises.NOT_IT and said.values == {"answer": "6"}
+    assert said == "6 is not it"  # end to end, in English
     assert len(calls) == 2
-    assert count_is(lambda: 1, "", "one")(True) == (False, "answer with a number")
+    assert count_is(lambda: 1, "", "one")(True)[1].msgid is exercises.ANSWER_WITH_A_NUMBER
+    other = count_is(lambda: 1, "apples", "one")(None)[1]
+    assert other.msgid is exercises.ANSWER_WITH_A_NUMBER_OF and other.values == {"unit": "apples"}
+
+
+def test_choice_says_which_option_and_why():
+    check = choice({"a": "one", "b": "two"}, lambda: "b", {"a": "not one", "b": "two it is"})
+    ok, said = check(" B) ")
+    assert ok and said.msgid is exercises.CHOSE and said.values == {"letter": "b", "reason": "two it is"}
+    ok, said = check("a")
+    assert not ok and said.values["letter"] == "a" and said == "a: not one"
+    ok, said = check("z")
+    assert not ok and said.msgid is exercises.ONE_LETTER and said.values == {"letters": "a, b"}
 
 
 def test_hints_move_on_when_a_cell_rebuilds_its_exercise() -> None:
     # Notebooks 03 and 04 build their Exercise inside the answer cell: every re-run makes a new object.
-    from course_lib.lessons.exercises import Exercise
-
     def rebuilt() -> Exercise:
         return Exercise("9.1", "How many?", 3, hints=["first hint", "second hint", "third hint"])
 
-    messages = [rebuilt().check(2).message for _ in range(3)]
-    assert messages == ["Hint: first hint", "Hint: second hint", "Hint: third hint"]
-    assert Exercise("9.2", "How many?", 3, hints=["first hint", "second"]).check(2).message == "Hint: first hint"
+    results = [rebuilt().check(2) for _ in range(3)]
+    assert [r.hint for r in results] == [0, 1, 2]
+    assert results[2].message == "Hint: third hint"
+    assert Exercise("9.2", "How many?", 3, hints=["first hint", "second"]).check(2).hint == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from course_lib import expr, trace
+from course_lib.lessons import exercises
 from course_lib.lessons import exercises_01 as ex1
 from course_lib.lessons import exercises_02 as ex2
 
@@ -19,10 +20,12 @@ JUNK = ("five", None, [1, 2, 3], {"a": 1}, 3.5, object())
 
 
 def answers_behave(ex, right, wrong) -> None:
-    assert ex.check(...).ok is None and "Hint:" in ex.check(...).message
-    assert ex.check(right).ok is True, ex.check(right).message
+    unanswered = ex.check(...)
+    assert unanswered.ok is None and unanswered.hint == 0
+    good = ex.check(right)
+    assert good.ok is True and good.hint is None and good.said.msgid, good.message  # a course message says why
     bad = ex.check(wrong)
-    assert bad.ok is False and "Hint:" in bad.message
+    assert bad.ok is False and bad.hint is not None and bad.said.msgid
     for junk in JUNK:
         assert ex.check(junk).ok is not True
 
@@ -47,7 +50,10 @@ def test_01_framework_counts() -> None:
     pytest.importorskip("torch")
     ex = ex1.framework_counts()
     answers_behave(ex, (5, 5), (6, 5))  # 6: tf.function's count (with its Identity), not the graph's
-    assert "the PyTorch count" in ex.check((5, 4)).message
+    assert ex.check((6, 5)).said.msgid is ex1.TF_COUNT_WRONG
+    assert ex.check((5, 4)).said.msgid is ex1.TORCH_COUNT_WRONG and ex.check((1, 1)).said.msgid is ex1.BOTH_COUNTS_WRONG
+    assert "the PyTorch count" in ex.check((5, 4)).message  # end to end, in English
+    assert ex.check("5, 5").said.msgid is ex1.ANSWER_A_PAIR
 
 
 def test_01_5_constant_choice_is_decided_by_pytorch() -> None:
@@ -58,13 +64,18 @@ def test_01_5_constant_choice_is_decided_by_pytorch() -> None:
     assert ex.check("b").ok
     for k in "acd":
         result = ex.check(k)
-        assert result.ok is False and result.message.startswith(f"{k}: ")
-    assert ex.check("e").ok is False and ex.check(None).ok is not True
+        assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k
+    assert ex.check("e").ok is False and ex.check("e").said.msgid is exercises.ONE_LETTER
+    assert ex.check(None).ok is not True
 
 
 def test_02_needed_feeds() -> None:
     answers_behave(ex2.needed_feeds(), {"x", "w", "b"}, {"x", "w"})
     assert ex2.needed_feeds().check("x, w, b").ok and ex2.needed_feeds().check(["B", "W", "X"]).ok
+    missing = ex2.needed_feeds().check({"x", "w"}).said
+    assert missing.msgid is ex2.MISSING and missing.values == {"names": "b"}
+    assert ex2.needed_feeds().check({"x", "w", "b", "y"}).said.msgid is ex2.NOT_NEEDED
+    assert ex2.needed_feeds().check({"x", "y"}).said.msgid is ex2.BOTH
 
 
 def test_02_compile_count() -> None:
@@ -76,8 +87,11 @@ def test_02_tf_feed_dict_and_finalize() -> None:
     pytest.importorskip("tensorflow")
     ex = ex2.tf_feed_dict()
     answers_behave(ex, {"x": 3.0, "w": 2.0, "b": 0.5}, {"x": 3.0, "w": 2.0})
-    assert "must feed a value for placeholder tensor 'b'" in ex.check({"x": 3.0, "w": 2.0}).message
-    assert "not a tensor" in ex.check({"q": 1.0}).message
+    refused = ex.check({"x": 3.0, "w": 2.0}).said
+    assert refused.msgid is ex2.TF_REFUSED and "placeholder tensor 'b'" in refused.values["line"]  # TensorFlow's words
+    unknown = ex.check({"q": 1.0}).said
+    assert unknown.msgid is ex2.NOT_A_TENSOR and unknown.values["name"] == "q"
+    assert ex.check({"x": "three"}).said.msgid is ex2.EVERY_VALUE_A_NUMBER
     assert ex2.finalize_outcomes() == {"a": True, "b": False, "c": True, "d": False}
     answers_behave(ex2.after_finalize(), {"a", "c"}, {"a"})
     assert ex2.after_finalize().check("a, c").ok
@@ -87,9 +101,10 @@ def test_the_same_exercise_object_so_hints_move_on(graph) -> None:
     assert ex1.node_count() is ex1.node_count() and ex1.cycle(graph) is ex1.cycle(graph)
     assert ex2.needed_feeds() is ex2.needed_feeds()
     ex = ex1.topological_order(graph)
-    first = ex.check(["sin"]).message
-    second = ex.check(["sin"]).message
-    assert first != second  # the second wrong answer shows the next hint
+    first = ex.check(["sin"])
+    second = ex.check(["sin"])
+    assert (first.hint, second.hint) == (0, 1)  # the second wrong answer shows the next hint
+    assert first.message != second.message
 
 
 def test_02_5_growing_graph_is_decided_by_tensorflow() -> None:
@@ -100,4 +115,5 @@ def test_02_5_growing_graph_is_decided_by_tensorflow() -> None:
     assert ex.check("b").ok
     for k in "acd":
         result = ex.check(k)
-        assert result.ok is False and result.message.startswith(f"{k}: ")
+        assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k
+    assert ex.check("a").message.startswith("a: ")  # end to end, in English

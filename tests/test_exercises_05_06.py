@@ -9,6 +9,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # before any TensorFlow impo
 
 import pytest
 
+from course_lib.lessons import exercises
 from course_lib.lessons import exercises_05 as ex5
 from course_lib.lessons import exercises_06 as ex6
 
@@ -16,14 +17,13 @@ ALL = [ex5.static_compiles, ex5.trace_count, ex5.break_even_runs, ex5.input_sign
        ex6.padded_steps, ex6.bucket_boundaries, ex6.ragged_signature, ex6.packed_batch_sizes]
 
 
-
-
 @pytest.mark.parametrize("make", ALL, ids=lambda f: f.__name__)
 def test_unanswered_shows_a_hint_and_junk_never_crashes(make) -> None:
     ex = make()
     assert make() is ex  # the same object: attempts and hints carry over between runs of a cell
     first = ex.check(...)
-    assert first.ok is None and "Hint:" in first.message
+    assert first.ok is None and first.hint == 0
+    assert first.message.startswith("Hint: ")  # end to end, in English
     for junk in ("seven", object(), {"a": 1}, [None]):
         assert ex.check(junk).ok is False
 
@@ -31,22 +31,28 @@ def test_unanswered_shows_a_hint_and_junk_never_crashes(make) -> None:
 def test_static_compiles() -> None:
     assert ex5.compile_scenario() == 4
     assert ex5.static_compiles().check(4).ok
-    assert "cached" in ex5.static_compiles().check(1014).message
+    assert ex5.static_compiles().check(1014).said.msgid is ex5.PLAN_CACHED
+    assert ex5.static_compiles().check(5).said.msgid is exercises.NOT_IT
 
 
 def test_break_even_runs() -> None:
     ex = ex5.break_even_runs()
     assert ex.check(17).ok and ex.check(17.0).ok
-    assert "one short" in ex.check(16).message
-    assert not ex.check(18).ok
+    why = ex.check(17).said
+    assert why.msgid is ex5.BREAK_EVEN_WHY and (why.values["n"], why.values["later"]) == (17, "0.15")
+    assert ex.check(16).said.msgid is ex5.ONE_SHORT
+    assert "one short" in ex.check(16).message  # end to end, in English
+    far = ex.check(18).said
+    assert not ex.check(18).ok and far.msgid is ex5.WITH_N_CALLS and far.values["n"] == 18
+    assert ex.check(2.5).said.msgid is ex5.WHOLE_NUMBER_OF_CALLS
 
 
 def test_trace_count_matches_real_tensorflow() -> None:
     pytest.importorskip("tensorflow")
     assert ex5.trace_scenario() == 4
     assert ex5.trace_count().check(4).ok
-    assert "too few" in ex5.trace_count().check(3).message
-    assert "too many" in ex5.trace_count().check(6).message
+    assert ex5.trace_count().check(3).said.msgid is ex5.TOO_FEW_TRACES
+    assert ex5.trace_count().check(6).said.msgid is ex5.TOO_MANY_TRACES
 
 
 def test_input_signature() -> None:
@@ -54,22 +60,24 @@ def test_input_signature() -> None:
     ex = ex5.input_signature()
     assert ex.check([tf.TensorSpec([None], tf.float64)]).ok
     assert ex.check((tf.TensorSpec(shape=(None,), dtype=tf.float64),)).ok
-    assert "refused" in ex.check([tf.TensorSpec([3], tf.float64)]).message
-    assert "one spec per argument" in ex.check(tf.TensorSpec([None], tf.float64)).message
+    assert ex.check([tf.TensorSpec([3], tf.float64)]).said.msgid is ex5.TF_REFUSED_IT
+    assert ex.check(tf.TensorSpec([None], tf.float64)).said.msgid is ex5.A_LIST_OF_SPECS
 
 
 def test_torch_graphs() -> None:
     pytest.importorskip("torch")
     assert ex5.torch_scenario() == 2
     assert ex5.torch_graphs().check(2).ok
-    assert "one graph per length" in ex5.torch_graphs().check(4).message
+    assert ex5.torch_graphs().check(4).said.msgid is ex5.ONE_PER_LENGTH
 
 
 def test_padded_steps() -> None:
     ex = ex6.padded_steps()
     assert ex.check(21).ok
-    assert "every step" in ex.check(48).message
-    assert "real words" in ex.check(27).message
+    assert ex.check(48).said.msgid is ex6.EVERY_STEP
+    assert ex.check(27).said.msgid is ex6.REAL_WORDS
+    wrong = ex.check(20.5).said
+    assert wrong.msgid is exercises.NOT_IT and wrong.values == {"answer": "20.5"}
 
 
 def test_bucket_boundaries() -> None:
@@ -77,7 +85,9 @@ def test_bucket_boundaries() -> None:
     assert ex.check([5, 12]).ok and ex.check((8, 19)).ok and ex.check([12, 5]).ok
     assert not ex.check([10]).ok  # one boundary is not enough here
     assert not ex.check([9, 20]).ok
-    assert "use at most two" in ex.check([4, 8, 15]).message
+    assert ex.check([9, 20]).said.msgid is ex6.OVER_TARGET
+    three = ex.check([4, 8, 15]).said
+    assert three.msgid is ex6.TOO_MANY_BOUNDARIES and three.values == {"n": 3, "buckets": 4}
 
 
 def test_ragged_signature() -> None:
@@ -92,8 +102,9 @@ def test_packed_batch_sizes() -> None:
     pytest.importorskip("torch")
     ex = ex6.packed_batch_sizes()
     assert ex.check([3, 3, 2, 1, 1]).ok
-    assert "one number per time step" in ex.check([3, 2, 1]).message
-    assert not ex.check([1, 1, 2, 3, 3]).ok
+    short = ex.check([3, 2, 1]).said
+    assert short.msgid is ex6.STEPS_OF_LONGEST and short.values == {"n": 5}
+    assert not ex.check([1, 1, 2, 3, 3]).ok and ex.check([1, 1, 2, 3, 3]).said.msgid is exercises.NOT_IT
 
 
 def test_05_6_extension_choice_explains_every_option() -> None:
@@ -104,8 +115,9 @@ def test_05_6_extension_choice_explains_every_option() -> None:
     wrong = [k for k in exercises_05.EXTENSION_CHOICES if k != "b"]
     for k in wrong:
         result = ex.check(k)
-        assert result.ok is False and result.message.startswith(f"{k}: ")
-    assert ex.check("e").message.startswith("answer with one letter among a, b, c, d")
+        assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k
+    assert ex.check("e").said.msgid is exercises.ONE_LETTER
+    assert ex.check("e").message.startswith("answer with one letter among a, b, c, d")  # end to end, in English
 
 
 def test_06_5_serving_choice_explains_every_option() -> None:
@@ -115,4 +127,4 @@ def test_06_5_serving_choice_explains_every_option() -> None:
     assert ex.check("c").ok
     for k in "abd":
         result = ex.check(k)
-        assert result.ok is False and result.message.startswith(f"{k}: ")
+        assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k

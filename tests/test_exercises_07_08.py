@@ -7,6 +7,8 @@ import os
 
 import pytest
 
+from course_lib.i18n import message_of
+from course_lib.lessons import exercises
 from course_lib.lessons import exercises_07 as ex7
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -14,16 +16,19 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 def test_07_ops_recorded() -> None:
     ex = ex7.ops_recorded()
-    assert ex.check(...).ok is None and "Hint" in ex.check(...).message
-    assert ex.check(16).ok
-    assert ex.check(20).ok is False and "Hint" in ex.check(20).message
+    assert ex.check(...).ok is None and ex.check(...).hint == 0
+    assert ex.check(16).ok and ex.check(16).said.msgid is ex7.OPS_WHY
+    wrong = ex.check(20)
+    assert wrong.ok is False and wrong.hint is not None and wrong.said.msgid is exercises.NOT_IT
+    assert "Hint" in wrong.message  # end to end, in English
     assert ex.check("sixteen").ok is False and ex.check(True).ok is False
+    assert ex.check("sixteen").said.msgid is exercises.NUMBER_OF["operations"]
     assert ex.check("16").ok  # numeric text is read as the number, as in every exercise
 
 
 def test_07_graphs_needed() -> None:
     ex = ex7.graphs_needed()
-    assert ex.check(3).ok
+    assert ex.check(3).ok and ex.check(3).said.values == {"n": 3}
     assert not ex.check(6).ok and not ex.check(4).ok
 
 
@@ -35,9 +40,25 @@ def test_07_tallest_tree(answer: object, ok: bool) -> None:
     assert bool(ex7.tallest_tree().check(answer).ok) is ok
 
 
+def test_07_tallest_tree_says_why_a_tree_is_refused() -> None:
+    ex = ex7.tallest_tree()
+    assert ex.check(5).said.msgid is ex7.TREE_AS_TEXT
+    assert ex.check("(a (b (c d)))").said.values == {"n": 4, "words": 5} and ex.check("(a b)").said.msgid is ex7.WORD_COUNT
+    lower = ex.check("((a b) (c (d e)))").said
+    assert lower.msgid is ex7.TALLER_EXISTS and lower.values == {"n": 3}
+    assert ex.check("(a (b (c (d e))))").said.msgid is ex7.TALLEST_WHY
+
+
 def test_07_tallest_tree_reports_parse_errors_in_words() -> None:
+    from course_lib.lessons import trees
+
     r = ex7.tallest_tree().check("(a (b")
-    assert r.ok is False and "never closed" in r.message
+    assert r.ok is False and r.said.msgid is ex7.NOT_A_TREE_YET
+    try:
+        trees.parse("(a (b")
+    except trees.TreeError as err:
+        assert r.said.values["error"] == str(err) and message_of(err).msgid  # the parser's own message
+    assert "never closed" in r.message  # end to end, in English
 
 
 def test_07_batched_ops() -> None:
@@ -90,8 +111,9 @@ def test_08_wrong_input() -> None:
         traced = torch.jit.trace(f, torch.ones(3))
     ex = ex8.wrong_input(f, traced)
     assert ex.check([-1.0, -2.0, 0.5]).ok
-    assert not ex.check([1.0, 2.0, 3.0]).ok
-    assert not ex.check([1.0]).ok and not ex.check("abc").ok and ex.check(None).ok is None
+    assert not ex.check([1.0, 2.0, 3.0]).ok and ex.check([1.0, 2.0, 3.0]).said.msgid is ex8.TRACE_IS_RIGHT
+    assert not ex.check([1.0]).ok and ex.check([1.0]).said.values == {"n": 1}
+    assert not ex.check("abc").ok and ex.check("abc").said.msgid is ex8.THREE_NUMBERS and ex.check(None).ok is None
 
 
 def test_08_which_capture() -> None:
@@ -101,8 +123,11 @@ def test_08_which_capture() -> None:
     assert ex.check({"compile", "export+cond"}).ok
     assert ex.check(["Compile ", "EXPORT+COND"]).ok
     assert not ex.check({"compile"}).ok and not ex.check({"fx", "jit.trace"}).ok
-    assert "unknown names" in ex.check({"tf.function"}).message
-    assert not ex.check(3).ok
+    unknown = ex.check({"tf.function"}).said
+    assert unknown.msgid is ex8.UNKNOWN_NAMES and unknown.values["names"] == ["tf.function"]
+    assert "unknown names" in ex.check({"tf.function"}).message  # end to end, in English
+    assert ex.check({"compile"}).said.msgid is ex8.NOT_QUITE
+    assert not ex.check(3).ok and ex.check(3).said.msgid is ex8.A_SET_OF_NAMES
 
 
 def test_08_5_export_shapes_is_decided_by_real_torch_export() -> None:
@@ -114,7 +139,7 @@ def test_08_5_export_shapes_is_decided_by_real_torch_export() -> None:
     assert ex.check("b").ok
     for k in "acd":
         result = ex.check(k)
-        assert result.ok is False and result.message.startswith(f"{k}: ")
+        assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k
 
 
 def test_07_5_serving_choice_is_decided_by_our_engines() -> None:
@@ -125,4 +150,4 @@ def test_07_5_serving_choice_is_decided_by_our_engines() -> None:
     assert ex.check("b").ok
     for k in "acd":
         result = ex.check(k)
-        assert result.ok is False and result.message.startswith(f"{k}: ")
+        assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k

@@ -149,13 +149,18 @@ class Result:
     message: str
     said: str = ""
     hint: int | None = None
+    words: tuple[str, str] = field(init=False, repr=False, compare=False)  # the heading, said with the message
+
+    def __post_init__(self) -> None:
+        self.words = (_(HEADING), _(MARKS[self.ok]))
 
     def __bool__(self) -> bool:
         return bool(self.ok)
 
     def heading(self, escape: Callable[[str], str] = str) -> str:
-        """``Exercise 01.1: ✔ correct`` in the language of the moment (the key passed through ``escape``)."""
-        return _(HEADING).format(key=escape(self.key), mark=_(MARKS[self.ok]))
+        """``Exercise 01.1: ✔ correct``, in the language the result was made in (the key passed through ``escape``)."""
+        template, mark = self.words
+        return template.format(key=escape(self.key), mark=mark)
 
     def __repr__(self) -> str:
         return f"{self.heading()} — {self.message}"
