@@ -11,6 +11,7 @@ import pytest
 from course_lib import dynamic as dy
 from course_lib import programs, trace
 from course_lib import static as st
+from course_lib.i18n import message_of
 from course_lib.lessons import debugging
 
 
@@ -83,8 +84,10 @@ def test_locals_at_return_sees_the_outermost_call_and_restores_the_profiler():
     assert result == 24 and (seen["n"], seen["r"]) == (4, 24)
     _, seen = debugging.locals_at_return(programs.affine_sin, dy, dy.Tensor(3.0), dy.Tensor(2.0))
     assert float(seen["h"].data) == 6.0 and float(seen["z"].data) == 7.0
-    with pytest.raises(TypeError, match="Python function"):
+    with pytest.raises(TypeError) as info:
         debugging.locals_at_return(print, 1)
+    assert message_of(info.value).msgid is debugging.NOT_A_FUNCTION
+    assert message_of(info.value).values == {"kind": "builtin_function_or_method"}
 
 
 def two_layers(ops, x, w):

@@ -182,6 +182,40 @@ def test_numbers_in_prose_are_compared() -> None:
         assert sanitize(a) == a and sanitize(b) == b, a
 
 
+def test_french_figures_in_prose_are_compared() -> None:
+    """French figures (a decimal comma, a narrow no-break space between thousands, a no-break space before a unit,
+    a colon or %) are content like English ones: no pattern hides them, in a claim or in what the course prints.
+    Timings are sanitized in neither language: a cell that prints one is marked NBVAL_IGNORE_OUTPUT."""
+    from course_lib.i18n import set_language
+    from course_lib.lessons import compiling, sequences
+    from course_lib.measure import Measurement
+
+    nbsp, nnbsp = "\u00a0", "\u202f"
+    for a, b in [
+        (f"Un changement de graphe coûte environ 200{nbsp}µs{nbsp}; une opération, environ 1{nbsp}µs.",
+         f"Un changement de graphe coûte environ 300{nbsp}µs{nbsp}; une opération, environ 1{nbsp}µs."),
+        ("premier appel 9,8 s, puis 2,1e-05 s", "premier appel 1,8 s, puis 2,1e-05 s"),
+        (f"après 1{nnbsp}000 exécutions de plus", f"après 1{nnbsp}001 exécutions de plus"),
+        (f"rentable au bout de 12{nnbsp}345 exécutions", f"rentable au bout de 12{nnbsp}346 exécutions"),
+        (f"5×1{nnbsp}200", f"5×1{nnbsp}300"),
+        (f"(47{nnbsp}% perdus)", f"(48{nnbsp}% perdus)"),
+        (f"compilations{nbsp}: 1", f"compilations{nbsp}: 2"),
+    ]:
+        assert sanitize(a) == a and sanitize(b) == b, a
+    set_language("fr")
+    try:
+        m = lambda s: Measurement(s, s / 1.1, s * 1.1, 5, 1200)
+        costs = [compiling.TF1Costs(100, m(3e-4), m(t), m(25e-3), m(32e-3), 103, 145, 42, 21) for t in (2.6e-3, 2.7e-3)]
+        tables = [repr(compiling.tf1_table([c])) + compiling.tf1_table([c])._repr_html_() for c in costs]
+        sentences = ["\n".join(compiling.extension_vs_2017(c)) for c in costs]
+        counts = [str(sequences.padding_count(lens)) for lens in ([5, 2, 3, 9], [5, 2, 3, 10])]
+    finally:
+        set_language("en")
+    assert "2,6 ms" in tables[0] and "2,6 ms" in sentences[0] and f"47{nnbsp}% perdus" in counts[0]  # French digits
+    for a, b in (tables, sentences, counts):
+        assert (sanitize(a), sanitize(b)) == (a, b) and a != b
+
+
 def report_with(monkeypatch: pytest.MonkeyPatch, dot_output: str | None, returncode: int = 0) -> envcheck.Report:
     """The start page's report on a machine whose ``dot -V`` prints ``dot_output`` (None: no dot on PATH)."""
     monkeypatch.setattr(envcheck.shutil, "which", lambda name: None if dot_output is None else "/somewhere/dot")

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from course_lib import static as st
+from course_lib.i18n import message_of
+from course_lib.lessons import padding
 from course_lib.lessons import sequences as sq
 
 
@@ -57,10 +59,20 @@ def test_one_graph_compiles_once_for_many_batches_of_its_length(rnn: sq.TinyRNN)
 def test_a_batch_of_another_length_is_refused_with_a_message_that_teaches(rnn: sq.TinyRNN) -> None:
     static = sq.StaticUnroll(rnn, 4)
     x, mask = sq.pad([np.ones((6, rnn.dim))])
-    with pytest.raises(ValueError, match="built for exactly 4 steps.*static graph's length is fixed"):
+    with pytest.raises(ValueError, match="built for exactly 4 steps.*static graph's length is fixed") as info:
         static.run(x, mask)
-    with pytest.raises(ValueError, match="cannot pad to 4 steps: the longest sentence has 6 words"):
+    assert message_of(info.value).msgid is sq.WRONG_LENGTH and message_of(info.value).values == {"steps": 4, "got": 6}
+    with pytest.raises(ValueError) as info:
         sq.pad([np.ones((6, rnn.dim))], length=4)
+    assert message_of(info.value).msgid is padding.TOO_SHORT
+    assert message_of(info.value).values == {"steps": 4, "longest": 6}
+    with pytest.raises(ValueError) as info:
+        static.run(np.ones((1, 4)), np.ones((1, 4)))
+    assert message_of(info.value).msgid is sq.BAD_SHAPE and message_of(info.value).values["dim"] == rnn.dim
+    for bad in ({"steps": 0}, {}):
+        with pytest.raises(ValueError) as info:
+            sq.StaticUnroll(rnn, **bad) if bad else sq.pad([])
+        assert message_of(info.value).msgid is (sq.NO_STEP if bad else padding.NO_SENTENCE)
 
 
 def test_static_graph_has_one_scope_per_step_and_no_mask_at_step_one(rnn: sq.TinyRNN) -> None:
@@ -92,8 +104,10 @@ def test_padding_counts() -> None:
     assert sq.padding_count([4, 4]).padded == 0
     assert sq.padding_count([2, 3], pad_to=10).padded == 15
     assert sq.padding_count([]).total == 0
-    with pytest.raises(ValueError, match="shorter than the longest"):
+    with pytest.raises(ValueError) as info:
         sq.padding_count([5], pad_to=3)
+    assert message_of(info.value).msgid is padding.PAD_TO_SHORT and message_of(info.value).values == {"steps": 3,
+                                                                                                     "longest": 5}
 
 
 def test_buckets_by_count_and_by_boundaries() -> None:
@@ -103,10 +117,13 @@ def test_buckets_by_count_and_by_boundaries() -> None:
     assert sq.buckets(lens, k=6) == [[1], [4], [2], [5], [3], [0]]
     assert sq.buckets(lens, boundaries=[3, 8]) == [[1, 4], [2, 3, 5], [0]]
     assert sq.buckets(lens, boundaries=[100]) == [[0, 1, 2, 3, 4, 5]]
-    with pytest.raises(ValueError, match="either k"):
-        sq.buckets(lens)
-    with pytest.raises(ValueError, match="either k"):
-        sq.buckets(lens, k=2, boundaries=[3])
+    for both_or_neither in ({}, {"k": 2, "boundaries": [3]}):
+        with pytest.raises(ValueError) as info:
+            sq.buckets(lens, **both_or_neither)
+        assert message_of(info.value).msgid is padding.K_OR_BOUNDARIES
+    with pytest.raises(ValueError) as info:
+        sq.buckets(lens, k=0)
+    assert message_of(info.value).msgid is padding.K_TOO_SMALL
 
 
 def test_bucketing_never_pads_more_and_one_bucket_per_sentence_pads_nothing() -> None:
@@ -189,3 +206,7 @@ def test_strategy_costs_count_the_cell_steps_of_each_strategy(rnn: sq.TinyRNN) -
     assert sum(lens) < steps["our static engine: 2 buckets, 2 graphs"] < len(lens) * max(lens)
     assert set(costs.times) == set(steps) | {"nothing"}
     assert "cell steps run" in repr(costs.table())
+    assert costs.label("nothing") == "nothing" and costs.said["our static engine: 2 buckets, 2 graphs"].values == {"n": 2}
+    ranking = costs.ranking()
+    assert ranking.msgid is sq.RANKING and {ranking.values["fastest"], ranking.values["slowest"]} <= {
+        costs.label(k) + (f" ({steps[k]:,} cell steps)" if k in steps else "") for k in costs.times}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from course_lib.lessons import xla_payoff as xp
+from course_lib.lessons.compiling import tables
 from course_lib.measure import Measurement
 
 
@@ -33,9 +34,12 @@ def test_no_break_even_when_the_steady_call_is_not_cheaper() -> None:
 
 def test_compare_says_which_is_larger_and_whether_the_spreads_overlap() -> None:
     apart = xp.compare("A", m(1e-3, 0.9e-3, 1.1e-3), "B", m(3e-3, 2.8e-3, 3.3e-3))
-    assert "A cost less than B" in apart and "do not overlap" in apart
+    assert apart.msgid is tables.COST_LESS and (apart.values["a"], apart.values["b"]) == ("A", "B")
+    assert apart.values["spreads"] == tables.SPREADS[False] and apart.values["ratio"] == "0.33"
     close = xp.compare("A", m(3.1e-3, 2.9e-3, 3.3e-3), "B", m(3e-3, 2.8e-3, 3.2e-3))
-    assert "A cost more than B" in close and "can change from run to run" in close
+    assert close.msgid is tables.COST_MORE and close.values["spreads"] == tables.SPREADS[True]
+    assert "A cost more than B" in close and "can change from run to run" in close  # the English, end to end
+    assert xp.compare("A", m(2e-3, 1e-3, 3e-3), "B", m(2e-3, 1e-3, 3e-3)).msgid is tables.COST_SAME
 
 
 def test_xla_kernels_counts_a_fusion_once_and_skips_plumbing() -> None:
@@ -74,6 +78,8 @@ def test_run_traces_once_agrees_with_eager_and_speaks_of_this_run() -> None:
     assert "agree" in payoff.counts() and "not run (USE_INDUCTOR = False)" in payoff.counts()
     sentences = payoff.sentences()
     assert len(sentences) == 5 and all(s.startswith("On this run") for s in sentences)
+    assert all(s.msgid in (tables.COST_MORE, tables.COST_LESS, tables.COST_SAME) for s in sentences[:3])
+    assert all(s.msgid in (xp.CAUGHT_UP, xp.NEVER_CAUGHT_UP) for s in sentences[3:])
     table = payoff.table()
     assert all(f"| {name} |" in table for name in payoff.ways)
 
@@ -85,7 +91,7 @@ def test_inductor_is_skipped_with_a_reason_when_no_cxx_compiler(monkeypatch) -> 
 
     monkeypatch.setattr(torch_adapter, "cxx_compiler", lambda: None)
     payoff = xp.run(inductor=True, batch=16, features=4, hidden=8, layers=1, repeat=1, budget=0.01)
-    assert payoff.inductor == "not run: no C++ compiler found"
+    assert payoff.inductor.msgid is xp.NO_COMPILER
     assert xp.INDUCTOR not in payoff.ways
 
 

@@ -41,6 +41,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import N_, say
+from ..i18n import gettext as _
+
 if TYPE_CHECKING:
     from ..trace import Trace
 
@@ -48,6 +51,9 @@ __all__ = ["Moments", "Stop", "describe", "locals_at_return", "moments", "peek_a
 
 MAX_WIDTH = 90  # a value longer than this is cut with "…", so one variable stays one line
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # "<function f at 0x7f...>": differs on every run, says nothing
+STOPPED = N_("breakpoint in {function}, line {line}:")
+NO_LOCALS = N_("    (no local variables)")
+NOT_A_FUNCTION = N_("locals_at_return needs a Python function, got a {kind}")
 
 
 @dataclass(frozen=True)
@@ -59,10 +65,10 @@ class Stop:
     values: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        rows = [f"breakpoint in {self.function}, line {self.line}:"]
+        rows = [_(STOPPED).format(function=self.function, line=self.line)]
         rows += [f"    {name} = {text}" for name, text in self.values.items()]
         if not self.values:
-            rows.append("    (no local variables)")
+            rows.append(_(NO_LOCALS))
         return "\n".join(rows)
 
 
@@ -136,7 +142,7 @@ def locals_at_return(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple
     """
     code = getattr(getattr(fn, "__func__", fn), "__code__", None)
     if code is None:
-        raise TypeError(f"locals_at_return needs a Python function, got a {type(fn).__name__}")
+        raise TypeError(say(NOT_A_FUNCTION, kind=type(fn).__name__))
     seen: dict[str, Any] = {}
 
     def profiler(frame: types.FrameType, event: str, _arg: Any) -> None:

@@ -22,9 +22,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import N_, number
+from ..i18n import gettext as _
 from ..measure import Measurement, fmt_seconds, measure
 
 __all__ = ["EditCost", "static_edit_cost", "table"]
+
+#: The columns of :func:`table` and their widths (wider when a language's heading is longer).
+COLUMNS = ((N_("engine"), 34), (N_("steady run"), 12), (N_("extend + new fetch"), 18), (N_("ratio"), 7),
+           (N_("nodes added"), 12))
 
 
 @dataclass(frozen=True)
@@ -83,9 +89,12 @@ def static_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
 
 def table(costs: list[EditCost]) -> str:
     """The timings as a small text table (machine-dependent: show it, do not compare it)."""
-    head = f"{'engine':34} {'steady run':>12} {'extend + new fetch':>18} {'ratio':>7} {'nodes added':>12}"
+    words = [_(word) for word, _width in COLUMNS]
+    w = [max(width, len(word)) for word, (_word, width) in zip(words, COLUMNS)]
+    head = f"{words[0]:{w[0]}} {words[1]:>{w[1]}} {words[2]:>{w[2]}} {words[3]:>{w[3]}} {words[4]:>{w[4]}}"
     rows = [head, "-" * len(head)]
     for c in costs:
-        rows.append(f"{c.engine:34} {fmt_seconds(c.steady.median):>12} {fmt_seconds(c.edit_and_run.median):>18} "
-                    f"{c.ratio:>6.1f}x {c.nodes_added:>12}")
+        ratio = number(c.ratio, spec=f">{w[3] - 1}.1f") + "x"
+        rows.append(f"{c.engine:{w[0]}} {fmt_seconds(c.steady.median):>{w[1]}} "
+                    f"{fmt_seconds(c.edit_and_run.median):>{w[2]}} {ratio} {c.nodes_added:>{w[4]}}")
     return "\n".join(rows)

@@ -17,7 +17,9 @@ Two ways to run it over a *batch* of sentences of lengths ``L_1 … L_B``:
   sentence records its own graph of ``L`` steps and the cell runs exactly ``ΣL`` times.
 
 Bucketing (:func:`buckets`) is the 2017 compromise: sort by length, cut into groups, pad only within a group (one
-graph per group length). Everything is counted, so a notebook can assert it; nothing here is timed.
+graph per group length). Everything is counted, so a notebook can assert it; nothing here is timed but
+:func:`strategy_costs`. The padding arithmetic and its pictures are :mod:`course_lib.lessons.padding`'s (re-exported
+here).
 
 >>> rnn = TinyRNN.make()
 >>> xs = [rnn.embed("a good film"), rnn.embed("bad")]
@@ -32,7 +34,6 @@ True
 
 from __future__ import annotations
 
-import html
 import re
 import zlib
 from collections.abc import Sequence
@@ -42,9 +43,22 @@ from typing import Any
 import numpy as np
 
 from .. import dynamic as dy
-from .. import render
 from .. import static as st
 from ..graph import Graph
+from ..i18n import N_, Said, number, say
+from ..i18n import gettext as _
+from .padding import (
+    PaddingCount,
+    bucketed_count,
+    buckets,
+    grid_svg,
+    lengths_with_spread,
+    pad,
+    padding_count,
+    plot_waste,
+    sentences_with_spread,
+    waste_rows,
+)
 
 __all__ = [
     "SENTENCES",
@@ -83,6 +97,21 @@ SENTENCES: tuple[str, ...] = (
 )
 
 
+NO_STEP = N_("a static unroll needs at least one step")
+BAD_SHAPE = N_("x must have shape (batch, steps, {dim}), got {shape}")
+WRONG_LENGTH = N_("this graph was built for exactly {steps} steps, the batch has {got}: a static graph's length is "
+                  "fixed. Pad the batch to {steps} with pad(sentences, length={steps}), or build (and compile) another "
+                  "graph for that length")
+#: The strategies :func:`strategy_costs` times, by their labels (keys of its ``times`` and ``steps``, in English).
+PADDED, BUCKETED, ONE_BY_ONE = (N_("our static engine: padded, one graph"),
+                                N_("our static engine: {n} buckets, {n} graphs"),
+                                N_("our dynamic engine: one sentence at a time"))
+TORCH_PADDED, TORCH_PACKED, TORCH_ONE_BY_ONE = (N_("torch nn.RNN: padded batch (wrong for short sentences)"),
+                                                N_("torch nn.RNN: pack_padded_sequence"),
+                                                N_("torch nn.RNN: one sentence at a time"))
+RANKING = N_("On this run the fastest was {fastest}, the slowest {slowest}.")
+
+
 def tokens(sentence: str | Sequence[str]) -> list[str]:
     """Lower-case words of a sentence (letters, digits and apostrophes); a list of words is returned as is.
 
@@ -92,10 +121,6 @@ def tokens(sentence: str | Sequence[str]) -> list[str]:
     if isinstance(sentence, str):
         return re.findall(r"[a-z0-9']+", sentence.lower())
     return [str(w) for w in sentence]
-
-
-_TEXT = tokens("the film opens on a quiet street and never lets go the actors carry every scene with warmth and "
-               "the music lifts the slow middle part into something quite lovely even if the ending feels rushed")
 
 
 def lengths(sentences: Sequence[str | Sequence[str]]) -> list[int]:
@@ -158,136 +183,6 @@ def reference_scores(rnn: TinyRNN, sentences: Sequence[np.ndarray]) -> np.ndarra
             h = np.tanh(x[t] @ rnn.wx + h @ rnn.wh + rnn.b)
         out.append(1.0 / (1.0 + np.exp(-(h @ rnn.v))))
     return np.array(out)
-
-
-# ---------------------------------------------------------------------------------------------- padding
-def pad(sentences: Sequence[np.ndarray], length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Pad ``(L_i, dim)`` arrays with zero vectors to ``length`` (default: the longest): ``x`` of shape
-    ``(B, T, dim)`` and the 0/1 ``mask`` of shape ``(B, T)`` (1 = a real word, 0 = padding).
-
-    >>> x, mask = pad([np.ones((2, 3)), np.ones((1, 3))])
-    >>> x.shape, mask.tolist()
-    ((2, 2, 3), [[1.0, 1.0], [1.0, 0.0]])
-    """
-    if not len(sentences):
-        raise ValueError("pad() needs at least one sentence")
-    dim = int(np.shape(sentences[0])[1])
-    longest = max(len(s) for s in sentences)
-    T = longest if length is None else int(length)
-    if T < longest:
-        raise ValueError(f"cannot pad to {T} steps: the longest sentence has {longest} words; pad to at least "
-                         f"{longest}, or cut the sentence short")
-    x = np.zeros((len(sentences), T, dim))
-    mask = np.zeros((len(sentences), T))
-    for i, s in enumerate(sentences):
-        x[i, : len(s)] = s
-        mask[i, : len(s)] = 1.0
-    return x, mask
-
-
-@dataclass(frozen=True)
-class PaddingCount:
-    """How many cell steps a padded batch runs: ``real`` (on words) + ``padded`` (on zeros) = ``total``."""
-
-    real: int
-    padded: int
-
-    @property
-    def total(self) -> int:
-        return self.real + self.padded
-
-    @property
-    def wasted(self) -> float:
-        """The fraction of the cell's work spent on padding (0 when nothing is padded)."""
-        return self.padded / self.total if self.total else 0.0
-
-    def __add__(self, other: PaddingCount) -> PaddingCount:
-        return PaddingCount(self.real + other.real, self.padded + other.padded)
-
-    def __str__(self) -> str:
-        return f"{self.total} cell steps: {self.real} on words, {self.padded} on padding ({self.wasted:.0%} wasted)"
-
-
-def padding_count(lens: Sequence[int], pad_to: int | None = None) -> PaddingCount:
-    """Cell steps of one padded batch: ``B × T`` in all, ``ΣL`` of them on real words (``T`` = ``pad_to`` or the
-    longest length).
-
-    >>> str(padding_count([5, 2, 3]))
-    '15 cell steps: 10 on words, 5 on padding (33% wasted)'
-    """
-    lens = [int(n) for n in lens]
-    if not lens:
-        return PaddingCount(0, 0)
-    T = max(lens) if pad_to is None else int(pad_to)
-    if T < max(lens):
-        raise ValueError(f"pad_to={T} is shorter than the longest sentence ({max(lens)} words)")
-    return PaddingCount(sum(lens), len(lens) * T - sum(lens))
-
-
-def buckets(lens: Sequence[int], k: int | None = None, boundaries: Sequence[int] | None = None) -> list[list[int]]:
-    """Group sentence indices for bucketing: pad only within a group, one graph per group.
-
-    ``k``: sort by length and cut into ``k`` groups of (nearly) equal size. ``boundaries``: upper length limits,
-    e.g. ``[4, 8]`` makes the groups ``L ≤ 4``, ``4 < L ≤ 8``, ``L > 8`` (as TensorFlow's
-    ``bucket_by_sequence_length``). Empty groups are dropped; indices within a group keep their input order.
-
-    >>> buckets([5, 2, 9, 3], k=2)
-    [[1, 3], [0, 2]]
-    >>> buckets([5, 2, 9, 3], boundaries=[4])
-    [[1, 3], [0, 2]]
-    """
-    lens = [int(n) for n in lens]
-    if (k is None) == (boundaries is None):
-        raise ValueError("give either k (number of buckets) or boundaries (upper length limits), not both")
-    if boundaries is not None:
-        limits = sorted(int(b) for b in boundaries)
-        groups: list[list[int]] = [[] for _ in range(len(limits) + 1)]
-        for i, n in enumerate(lens):
-            groups[next((j for j, lim in enumerate(limits) if n <= lim), len(limits))].append(i)
-        return [g for g in groups if g]
-    if int(k) < 1:  # type: ignore[arg-type]
-        raise ValueError("k must be at least 1")
-    order = sorted(range(len(lens)), key=lambda i: (lens[i], i))
-    cuts = np.array_split(np.array(order, dtype=int), min(int(k), max(len(lens), 1)))  # type: ignore[arg-type]
-    return [sorted(int(i) for i in c) for c in cuts if len(c)]
-
-
-def bucketed_count(lens: Sequence[int], groups: Sequence[Sequence[int]]) -> PaddingCount:
-    """Cell steps when each group is padded only to its own longest sentence.
-
-    >>> str(bucketed_count([5, 2, 9, 3], [[1, 3], [0, 2]]))
-    '24 cell steps: 19 on words, 5 on padding (21% wasted)'
-    """
-    total = PaddingCount(0, 0)
-    for g in groups:
-        total = total + padding_count([lens[i] for i in g])
-    return total
-
-
-def lengths_with_spread(spread: int, n: int = 8, mean: int = 6) -> list[int]:
-    """``n`` sentence lengths around ``mean``, from ``mean - spread`` to ``mean + spread`` (at least 1 word).
-
-    Spread 0: all equal, nothing to pad. The order is fixed (not sorted), as sentences arrive in a dataset.
-
-    >>> lengths_with_spread(0, n=4)
-    [6, 6, 6, 6]
-    >>> lengths_with_spread(3, n=4)
-    [3, 7, 5, 9]
-    """
-    spread = max(int(spread), 0)
-    u = np.linspace(-1.0, 1.0, n)
-    u = u[np.argsort(np.random.default_rng(7).permutation(n))] if n > 1 else u
-    return [max(1, round(float(mean + spread * a))) for a in u]
-
-
-def sentences_with_spread(spread: int, n: int = 8, mean: int = 6) -> list[str]:
-    """Sentences (slices of a fixed text) with :func:`lengths_with_spread` words each."""
-    out = []
-    for i, L in enumerate(lengths_with_spread(spread, n, mean)):
-        start = (5 * i) % len(_TEXT)
-        words = [_TEXT[(start + j) % len(_TEXT)] for j in range(L)]
-        out.append(" ".join(words))
-    return out
 
 
 # ---------------------------------------------------------------------------------------------- define-by-run
@@ -354,7 +249,7 @@ class StaticUnroll:
 
     def __init__(self, rnn: TinyRNN, steps: int, masked: bool = True) -> None:
         if int(steps) < 1:
-            raise ValueError("a static unroll needs at least one step")
+            raise ValueError(say(NO_STEP))
         self.rnn = rnn
         self.steps = int(steps)
         self.masked = masked
@@ -383,12 +278,9 @@ class StaticUnroll:
         """The feed_dict for a padded batch ``x`` (B, T, dim) and its ``mask`` (B, T)."""
         x, mask = np.asarray(x, dtype=np.float64), np.asarray(mask, dtype=np.float64)
         if x.ndim != 3 or x.shape[2] != self.rnn.dim:
-            raise ValueError(f"x must have shape (batch, steps, {self.rnn.dim}), got {x.shape}")
+            raise ValueError(say(BAD_SHAPE, dim=self.rnn.dim, shape=x.shape))
         if x.shape[1] != self.steps:
-            raise ValueError(
-                f"this graph was built for exactly {self.steps} steps, the batch has {x.shape[1]}: a static graph's "
-                f"length is fixed. Pad the batch to {self.steps} with pad(sentences, length={self.steps}), or "
-                "build (and compile) another graph for that length")
+            raise ValueError(say(WRONG_LENGTH, steps=self.steps, got=x.shape[1]))
         out: dict[st.Tensor, np.ndarray] = {p: x[:, t, :] for t, p in enumerate(self.xs)}
         for t, m in enumerate(self.masks, start=1):  # masks exist for steps 2 … T
             out[m] = mask[:, t : t + 1]
@@ -421,68 +313,32 @@ def to_torch(rnn: TinyRNN) -> Any:
     return net
 
 
-# ---------------------------------------------------------------------------------------------- waste and cost
-def waste_rows(max_spread: int = 5, ks: Sequence[int] = (1, 2, 4), n: int = 8, mean: int = 6) -> list[tuple[int, ...]]:
-    """Padded cell steps for each length spread: ``(spread, longest, words, padded with k=1 bucket, k=2 …)``.
-
-    >>> waste_rows(1, ks=(1,))
-    [(0, 6, 48, 0), (1, 7, 48, 8)]
-    """
-    rows = []
-    for spread in range(max_spread + 1):
-        lens = lengths_with_spread(spread, n, mean)
-        rows.append((spread, max(lens), sum(lens),
-                     *(bucketed_count(lens, buckets(lens, k=k)).padded for k in ks)))
-    return rows
-
-
-def plot_waste(max_spread: int = 5, ks: Sequence[int] = (1, 2, 4), n: int = 8, mean: int = 6) -> Any:
-    """The share of cell steps spent on padding as the lengths spread, for k buckets (k = 1: pad to the longest),
-    with define-by-run's zero for reference."""
-    import matplotlib.pyplot as plt
-
-    rows = waste_rows(max_spread, ks, n, mean)
-    with plt.rc_context(render.plot_style()):  # words and lines follow the theme (larger for a projector)
-        return _waste_figure(plt, rows, ks, n, mean)
-
-
-def _waste_figure(plt: Any, rows: list[tuple[int, ...]], ks: Sequence[int], n: int, mean: int) -> Any:
-    spreads = [r[0] for r in rows]
-    fig, ax = plt.subplots(figsize=(10, 3.8))
-    styles = ["-o", "--s", ":^", "-.v"]
-    for j, k in enumerate(ks):
-        share = [100 * r[3 + j] / (r[2] + r[3 + j]) for r in rows]
-        label = "define-then-run, pad to the longest" if k == 1 else f"bucketing: {k} graphs"
-        ax.plot(spreads, share, styles[j % len(styles)], color=("#D55E00", "#E69F00", "#0072B2", "#CC79A7")[j % 4],
-                label=label)
-    ax.plot(spreads, [0] * len(spreads), "-", color="#009E73", label="define-by-run, one sentence at a time")
-    ax.set_xlabel(f"length spread (sentences of {mean} ± spread words, {n} of them)")
-    ax.set_ylabel("% of cell steps on padding")
-    ax.set_xticks(spreads)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the plot: no line hidden
-    ax.set_title("Padding wasted: counted, not timed", loc="left")
-    fig.tight_layout()
-    plt.close(fig)
-    return fig
-
-
+# ---------------------------------------------------------------------------------------------- cost
 @dataclass
 class StrategyCosts:
-    """Time per batch of each strategy (``times``: label -> Measurement) and the cell steps each one runs."""
+    """Time per batch of each strategy (``times``: label -> Measurement) and the cell steps each one runs.
+
+    The labels are keys (in English); ``said`` holds how the labels of :func:`strategy_costs` are said, so that
+    they are shown in the language of the moment (another label, e.g. a notebook's, is shown as it is)."""
 
     times: dict[str, Any]
     steps: dict[str, int]
+    said: dict[str, Said] = field(default_factory=dict)
+
+    def label(self, key: str) -> str:
+        """A strategy's label as it is shown."""
+        found = self.said.get(key)
+        return str(key) if found is None else _(found.msgid).format(**found.values)
 
     def table(self) -> Any:
         from ..measure import fmt_seconds
         from .compiling import Table
 
-        return Table(["one batch of sentences", "median", "spread (IQR)", "cell steps run"],
-                     [(k, fmt_seconds(m.median), f"{fmt_seconds(m.low)}–{fmt_seconds(m.high)}",
-                       f"{self.steps[k]:,}" if k in self.steps else "") for k, m in self.times.items()])
+        return Table([_("one batch of sentences"), _("median"), _("spread (IQR)"), _("cell steps run")],
+                     [(self.label(k), fmt_seconds(m.median), f"{fmt_seconds(m.low)}–{fmt_seconds(m.high)}",
+                       number(self.steps[k], spec=",") if k in self.steps else "") for k, m in self.times.items()])
 
-    def ranking(self) -> str:
+    def ranking(self) -> Said:
         """This run's fastest and slowest strategies by median, and the steps each ran: computed, not typed.
 
         >>> from course_lib.measure import Measurement
@@ -493,9 +349,10 @@ class StrategyCosts:
         order = sorted(self.times, key=lambda k: self.times[k].median)
 
         def steps(k: str) -> str:
-            return f" ({self.steps[k]:,} cell steps)" if k in self.steps else ""
+            shown = _(" ({n} cell steps)").format(n=number(self.steps[k], spec=",")) if k in self.steps else ""
+            return self.label(k) + shown
 
-        return f"On this run the fastest was {order[0]}{steps(order[0])}, the slowest {order[-1]}{steps(order[-1])}."
+        return say(RANKING, fastest=steps(order[0]), slowest=steps(order[-1]))
 
 
 def strategy_costs(rnn: TinyRNN, sentences: Sequence[np.ndarray], repeat: int = 5, k: int = 2,
@@ -528,73 +385,31 @@ def strategy_costs(rnn: TinyRNN, sentences: Sequence[np.ndarray], repeat: int = 
     tx = pad_sequence([torch.from_numpy(np.asarray(x)) for x in sentences], batch_first=True)
     tlens = torch.tensor(lens)
     singles = [torch.from_numpy(np.asarray(x))[None] for x in sentences]
+    bucketed = BUCKETED.format(n=len(groups))  # the key: English, whatever the language
+    said = {key: say(key) for key in (PADDED, ONE_BY_ONE, TORCH_PADDED, TORCH_PACKED, TORCH_ONE_BY_ONE)}
+    said[bucketed] = say(BUCKETED, n=len(groups))
     cases: dict[str, Any] = {
-        "our static engine: padded, one graph": lambda: static.run(*padded_batch),
-        f"our static engine: {len(groups)} buckets, {len(groups)} graphs":
-            lambda: [u.run(*b) for u, b in bucket_runs],
-        "our dynamic engine: one sentence at a time": lambda: [dynamic_unroll(rnn, x) for x in sentences],
-        "torch nn.RNN: padded batch (wrong for short sentences)": lambda: net(tx),
-        "torch nn.RNN: pack_padded_sequence": lambda: net(pack_padded_sequence(tx, tlens, batch_first=True,
-                                                                              enforce_sorted=False)),
-        "torch nn.RNN: one sentence at a time": lambda: [net(x) for x in singles],
+        PADDED: lambda: static.run(*padded_batch),
+        bucketed: lambda: [u.run(*b) for u, b in bucket_runs],
+        ONE_BY_ONE: lambda: [dynamic_unroll(rnn, x) for x in sentences],
+        TORCH_PADDED: lambda: net(tx),
+        TORCH_PACKED: lambda: net(pack_padded_sequence(tx, tlens, batch_first=True, enforce_sorted=False)),
+        TORCH_ONE_BY_ONE: lambda: [net(x) for x in singles],
     }
     cases.update(extra or {})
     packed = pack_padded_sequence(tx, tlens, batch_first=True, enforce_sorted=False)
     steps = {
-        "our static engine: padded, one graph": padding_count(lens).total,
-        f"our static engine: {len(groups)} buckets, {len(groups)} graphs": bucketed_count(lens, groups).total,
-        "our dynamic engine: one sentence at a time": sum(lens),
-        "torch nn.RNN: padded batch (wrong for short sentences)": padding_count(lens).total,
-        "torch nn.RNN: pack_padded_sequence": int(packed.batch_sizes.sum()),
-        "torch nn.RNN: one sentence at a time": sum(lens),
+        PADDED: padding_count(lens).total,
+        bucketed: bucketed_count(lens, groups).total,
+        ONE_BY_ONE: sum(lens),
+        TORCH_PADDED: padding_count(lens).total,
+        TORCH_PACKED: int(packed.batch_sizes.sum()),
+        TORCH_ONE_BY_ONE: sum(lens),
         **(extra_steps or {}),
     }
-    times = {}
+    costs = StrategyCosts({}, steps, said)
     with torch.no_grad():
         for label, fn in cases.items():
-            tick(label)
-            times[label] = measure(fn, repeat=repeat, budget=0.1)
-    return StrategyCosts(times, steps)
-
-
-# ---------------------------------------------------------------------------------------------- picture
-def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None, cell: int = 18,
-             svg_id: str = "padding-grid", scale: float = 1.0) -> str:
-    """The padded batch as a grid: a row per sentence, a square per time step.
-
-    A word is a filled square, padding an empty dashed square with a ``0`` (readable without colour). With
-    ``groups`` (buckets) each group is padded to its own longest sentence and drawn as its own block. ``scale``
-    enlarges it all (12 px words become 12·scale px): a widget passes its theme's text size / 12."""
-    lens = [int(n) for n in lens]
-    groups = [list(g) for g in groups] if groups else [list(range(len(lens)))]
-    label_w, gap = 92, 10
-    widest = max((max(lens[i] for i in g) for g in groups if g), default=1)
-    rows = sum(len(g) for g in groups)
-    width = label_w + widest * cell + 210
-    height = rows * cell + gap * (len(groups) - 1) + 8
-    parts: list[str] = []
-    y = 4.0
-    for gi, g in enumerate(groups):
-        T = max(lens[i] for i in g)
-        for i in g:
-            parts.append(f'<text x="{label_w - 6}" y="{y + cell * 0.72:.1f}" text-anchor="end" font-size="12">'
-                         f"sentence {i + 1}</text>")
-            for t in range(T):
-                x = label_w + t * cell
-                if t < lens[i]:
-                    parts.append(f'<rect x="{x + 1}" y="{y + 1:.1f}" width="{cell - 2}" height="{cell - 2}" '
-                                 'fill="#0072B2" stroke="#003F63"/>')
-                else:
-                    parts.append(f'<rect x="{x + 1}" y="{y + 1:.1f}" width="{cell - 2}" height="{cell - 2}" '
-                                 'fill="#FFFFFF" stroke="#D55E00" stroke-dasharray="3,2"/>'
-                                 f'<text x="{x + cell / 2}" y="{y + cell * 0.72:.1f}" text-anchor="middle" '
-                                 'font-size="11" fill="#A23B00">0</text>')
-            y += cell
-        count = padding_count([lens[i] for i in g])
-        label = f"bucket {gi + 1}: " if len(groups) > 1 else ""
-        parts.append(f'<text x="{label_w + T * cell + 8}" y="{y - cell * 0.3:.1f}" font-size="12">'
-                     f"{html.escape(label)}padded to {T}, {count.padded} zeros</text>")
-        y += gap
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{html.escape(svg_id)}" width="{width * scale:g}" '
-            f'height="{height * scale:g}" viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" role="img" '
-            'font-family="Helvetica,Arial,sans-serif">' + "".join(parts) + "</svg>")
+            tick(costs.label(label))
+            costs.times[label] = measure(fn, repeat=repeat, budget=0.1)
+    return costs

@@ -30,6 +30,8 @@ from typing import Any
 
 from ..adapters.loader import load_tensorflow
 from ..adapters.quiet import ErrorSummary, captured, error_of
+from ..i18n import N_
+from ..i18n import gettext as _
 
 __all__ = ["EAGER", "RELAXED", "TRACED", "Traces", "VariableLesson", "eagerly", "print_lines", "python_runs",
            "retraces", "two_line_summary", "variable_per_call"]
@@ -38,6 +40,7 @@ TRACED = "traced graph"
 EAGER = "run_functions_eagerly(True)"
 RELAXED = "reduce_retracing=True"
 _URL = re.compile(r"\s*See https?://\S+.*$")
+NO_ERROR = N_("no error: the variable was accepted")
 
 
 @contextlib.contextmanager
@@ -123,7 +126,7 @@ class VariableLesson:
 
     def summary(self) -> str:
         """The error in two lines (see :func:`two_line_summary`), or a line saying there was none."""
-        return two_line_summary(self.error) if self.error else "no error: the variable was accepted"
+        return two_line_summary(self.error) if self.error else _(NO_ERROR)
 
 
 def variable_per_call() -> VariableLesson:

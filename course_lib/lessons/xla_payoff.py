@@ -39,13 +39,24 @@ import numpy as np
 
 from ..adapters.loader import load_tensorflow, load_torch
 from ..adapters.quiet import captured
+from ..i18n import N_, Said, ngettext, number, say
+from ..i18n import gettext as _
 from ..measure import Measurement, fmt_seconds, measure, stamp
+from .compiling.tables import MEASURED_WITH, compare
 
 __all__ = ["EAGER", "TF_FUNCTION", "XLA", "Way", "XlaPayoff", "break_even_calls", "compare", "graph_ops",
            "kernel_counts", "mlp_params", "run", "tf_mlp", "torch_mlp", "xla_kernels"]
 
-EAGER, TF_FUNCTION, XLA = "TF eager", "tf.function", "tf.function(jit_compile=True)"
-TORCH_EAGER, INDUCTOR = "PyTorch eager", "torch.compile (inductor)"
+#: The ways, by their names: keys of ``XlaPayoff.ways`` (shown with ``_(name)``: "TF eager" is said in French).
+EAGER, TF_FUNCTION, XLA = N_("TF eager"), "tf.function", "tf.function(jit_compile=True)"
+TORCH_EAGER, INDUCTOR = N_("PyTorch eager"), "torch.compile (inductor)"
+#: What happened to the optional inductor rows (``XlaPayoff.inductor``), when they did not run.
+NOT_ASKED, NO_COMPILER = N_("not run (USE_INDUCTOR = False)"), N_("not run: no C++ compiler found")
+#: The sentences of :meth:`XlaPayoff.sentences` on a break-even: never caught up, or caught up after ``calls``.
+NEVER_CAUGHT_UP = N_("On this run, a steady {compiled} call ({steady_a}) was not cheaper than a {base} call "
+                     "({steady_b}), so by the medians it never caught up.")
+CAUGHT_UP = N_("On this run, by the medians, {compiled} caught up with {base} after {calls}: its first call cost "
+               "{first} more, and each later call saved {saved}.")
 #: Ops of a TensorFlow graph that move data in or out rather than compute (not counted by :func:`graph_ops`).
 PLUMBING = frozenset({"Placeholder", "Const", "Identity", "NoOp", "ReadVariableOp", "VarHandleOp"})
 #: HLO instructions that compute nothing themselves (not counted by :func:`xla_kernels`).
@@ -149,21 +160,6 @@ def break_even_calls(first_a: float, steady_a: float, first_b: float, steady_b: 
     return max(1, math.ceil(1 + (first_a - first_b) / (steady_b - steady_a) - 1e-12))
 
 
-def compare(name_a: str, a: Measurement, name_b: str, b: Measurement) -> str:
-    """One sentence on two measurements of this run: which median is larger, the ratio, and whether the spreads
-    overlap (then the order can change from run to run).
-
-    >>> m = lambda med, lo, hi: Measurement(med, lo, hi, 5, 10)
-    >>> compare("XLA's steady call", m(1e-3, 0.9e-3, 1.1e-3), "tf.function's", m(3e-3, 2.8e-3, 3.3e-3))
-    "On this run, XLA's steady call cost less than tf.function's: 0.33× (medians 1 ms and 3 ms; the spreads do not overlap)."
-    """
-    verb = "more than" if a.median > b.median else "less than" if a.median < b.median else "as much as"
-    overlap = a.low <= b.high and b.low <= a.high
-    tail = "the spreads overlap: the order can change from run to run" if overlap else "the spreads do not overlap"
-    return (f"On this run, {name_a} cost {verb} {name_b}: {a.median / b.median:.2g}× "
-            f"(medians {fmt_seconds(a.median)} and {fmt_seconds(b.median)}; {tail}).")
-
-
 @dataclass(frozen=True)
 class Way:
     """One way of running the model: its ``first`` call (fresh functions, one call each) and ``steady`` call,
@@ -197,58 +193,66 @@ class XlaPayoff:
 
     def counts(self) -> str:
         """The counts behind the timings, in words (the same on every run with these versions)."""
-        traces = ", ".join(f"{w.name} {w.traces}" for w in self.ways.values() if w.traces is not None)
+        traces = ", ".join(f"{_(w.name)} {w.traces}" for w in self.ways.values() if w.traces is not None)
         agree = all(d <= self.tolerance for d in self.max_diff.values())
-        return (f"traces (or graphs) per fresh function: {traces}\n"
-                f"outputs {'agree' if agree else 'DIFFER'} with TF eager's within {self.tolerance:g} "
-                f"({len(self.max_diff)} compared)\n"
-                f"the traced graph has {self.graph_ops} ops that compute; XLA's optimized program runs "
-                f"{self.kernels} kernels (its fusions counted once)\n"
-                f"inductor: {self.inductor}")
+        outputs = (_("outputs agree with TF eager's within {tolerance} ({n} compared)") if agree
+                   else _("outputs DIFFER with TF eager's within {tolerance} ({n} compared)"))
+        return "\n".join([
+            _("traces (or graphs) per fresh function: {traces}").format(traces=traces),
+            outputs.format(tolerance=number(self.tolerance), n=len(self.max_diff)),
+            _("the traced graph has {ops} ops that compute; XLA's optimized program runs {kernels} kernels (its "
+              "fusions counted once)").format(ops=self.graph_ops, kernels=self.kernels),
+            _("inductor: {note}").format(note=self.inductor)])
 
     def table(self) -> str:
         """A Markdown table: first and steady call of each way, medians with their quartiles, and the stamp."""
         def cell(m: Measurement) -> str:
-            return f"{fmt_seconds(m.median)} ({fmt_seconds(m.low)}–{fmt_seconds(m.high)}, {m.repeat}×{m.number})"
+            return (f"{fmt_seconds(m.median)} ({fmt_seconds(m.low)}–{fmt_seconds(m.high)}, "
+                    f"{number(m.repeat)}×{number(m.number)})")
 
-        rows = [f"| {w.name} | {cell(w.first)} | {cell(w.steady)} |" for w in self.ways.values()]
+        rows = [f"| {_(w.name)} | {cell(w.first)} | {cell(w.steady)} |" for w in self.ways.values()]
         libs = ", ".join(f"{k} {self.stamp[k]}" for k in ("tensorflow", "torch") if k in self.stamp)
-        return "\n".join([f"MLP on a batch of {self.shape[0]} × {self.shape[1]} (float32)\n",
-                          "| way | first call: median (IQR, calls) | steady call: median (IQR, calls) |",
-                          "| --- | --- | --- |", *rows, "",
-                          (f"<small>measured with {libs} on {self.stamp.get('cpu', '?')} "
-                          f"({self.stamp.get('cpus', '?')} CPUs)</small>")])
+        measured = _(MEASURED_WITH).format(libs=libs, cpu=self.stamp.get("cpu", "?"), cpus=self.stamp.get("cpus", "?"))
+        return "\n".join([_("MLP on a batch of {rows} × {columns} (float32)").format(rows=self.shape[0],
+                                                                                    columns=self.shape[1]) + "\n",
+                          _("| way | first call: median (IQR, calls) | steady call: median (IQR, calls) |"),
+                          "| --- | --- | --- |", *rows, "", f"<small>{measured}</small>"])
 
-    def sentences(self) -> list[str]:
-        """Who won on this run, computed from the medians and their spreads (each sentence says "on this run")."""
+    def sentences(self) -> list[Said]:
+        """Who won on this run, computed from the medians and their spreads (each sentence says "on this run").
+        Each is a :class:`~course_lib.i18n.Said` (a :func:`compare` sentence, or :data:`CAUGHT_UP` /
+        :data:`NEVER_CAUGHT_UP`)."""
         w = self.ways
-        out = [compare("XLA's first call", w[XLA].first, "plain tf.function's", w[TF_FUNCTION].first),
-               compare("XLA's steady call", w[XLA].steady, "plain tf.function's", w[TF_FUNCTION].steady),
-               compare("XLA's steady call", w[XLA].steady, "an eager call", w[EAGER].steady)]
+        xla_first, xla_steady, plain = _("XLA's first call"), _("XLA's steady call"), _("plain tf.function's")
+        out = [compare(xla_first, w[XLA].first, plain, w[TF_FUNCTION].first),
+               compare(xla_steady, w[XLA].steady, plain, w[TF_FUNCTION].steady),
+               compare(xla_steady, w[XLA].steady, _("an eager call"), w[EAGER].steady)]
         for base in (TF_FUNCTION, EAGER):
             out.append(self._break_even_sentence(XLA, base))
         if INDUCTOR in w:
-            out.append(compare("inductor's steady call", w[INDUCTOR].steady, "a PyTorch eager call",
+            out.append(compare(_("inductor's steady call"), w[INDUCTOR].steady, _("a PyTorch eager call"),
                                w[TORCH_EAGER].steady))
             out.append(self._break_even_sentence(INDUCTOR, TORCH_EAGER))
         return out
 
-    def _break_even_sentence(self, compiled: str, base: str) -> str:
+    def _break_even_sentence(self, compiled: str, base: str) -> Said:
         a, b = self.ways[compiled], self.ways[base]
         n = self.break_even(compiled, base)
         if n is None:
-            return (f"On this run, a steady {compiled} call ({fmt_seconds(a.steady.median)}) was not cheaper than a "
-                    f"{base} call ({fmt_seconds(b.steady.median)}), so by the medians it never caught up.")
-        return (f"On this run, by the medians, {compiled} caught up with {base} after {n:,} calls: its first call "
-                f"cost {fmt_seconds(a.first.median - b.first.median)} more, and each later call saved "
-                f"{fmt_seconds(b.steady.median - a.steady.median)}.")
+            return say(NEVER_CAUGHT_UP, compiled=_(compiled), base=_(base), steady_a=fmt_seconds(a.steady.median),
+                       steady_b=fmt_seconds(b.steady.median))
+        # English says "calls" whatever n (the text the notebooks print); French has its singular
+        calls = ngettext("{n} calls", "{n} calls", n).format(n=number(n, spec=","))
+        return say(CAUGHT_UP, compiled=_(compiled), base=_(base), calls=calls,
+                   first=fmt_seconds(a.first.median - b.first.median),
+                   saved=fmt_seconds(b.steady.median - a.steady.median))
 
 
 def _first_calls(make: Callable[[], Callable[[], Any]], repeat: int) -> tuple[Measurement, list[Any]]:
     """Time the first call of ``repeat`` fresh functions (``make()`` builds one): median, quartiles, and the
     functions (to count their traces afterwards)."""
     fns, times = [], []
-    for _ in range(max(1, repeat)):
+    for _k in range(max(1, repeat)):
         fn = make()
         t0 = time.perf_counter()
         fn()
@@ -288,7 +292,7 @@ def _inductor_ways(params: Any, x: np.ndarray, budget: float) -> tuple[dict[str,
     from ..adapters.torch import capture_compiled
 
     mlp, xt = torch_mlp(params), torch.from_numpy(x)
-    eager_first, _ = _first_calls(lambda: lambda: mlp(xt), 1)
+    eager_first, _fns = _first_calls(lambda: lambda: mlp(xt), 1)
     eager = measure(lambda: mlp(xt), repeat=5, budget=budget)
     torch._dynamo.reset()
     t0 = time.perf_counter()
@@ -319,13 +323,15 @@ def run(inductor: bool = False, batch: int = 1024, features: int = 64, hidden: i
     from ..adapters.torch import cxx_compiler
 
     if not inductor:
-        note = "not run (USE_INDUCTOR = False)"
+        note: str = say(NOT_ASKED)
     elif cxx_compiler() is None:
-        note = "not run: no C++ compiler found"
+        note = say(NO_COMPILER)
     else:
         more, more_out = _inductor_ways(params, x, budget)
         ways.update(more)
         outputs.update(more_out)
-        note = f"run, {more[INDUCTOR].traces} graph captured and compiled"
+        graphs = more[INDUCTOR].traces or 0  # English says "graph" whatever the count; French has its plural
+        note = ngettext("run, {n} graph captured and compiled", "run, {n} graph captured and compiled",
+                        graphs).format(n=graphs)
     diffs = {k: float(np.max(np.abs(v - outputs[EAGER]))) for k, v in outputs.items() if k != EAGER}
     return XlaPayoff((batch, features), ways, diffs, tolerance, ops, kernels, note)

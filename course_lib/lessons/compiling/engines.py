@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...i18n import N_
+from ...i18n import gettext as _
 from ...measure import Measurement, measure
 from .chains import StaticChain, dynamic_chain
 from .payoff import break_even
@@ -19,6 +21,13 @@ from .progress import Progress, ticker
 from .tables import TIMED, Table, runs_text, timed
 
 __all__ = ["EngineCosts", "engine_costs", "extension_recompiles"]
+
+#: The rows of :meth:`EngineCosts.table`, in order (the last one is the break-even).
+ROWS = (N_("static engine: compile the graph (once)"), N_("static engine: one run of the compiled plan"),
+        N_("dynamic engine: one run (records the graph again)"), N_("static engine: add a node, recompile, run"),
+        N_("break-even: runs after which compiling pays (from medians)"))
+#: What :func:`extension_recompiles` counts (its keys, in the language of the moment).
+RECOMPILES = (N_("compiles before"), N_("compiles after extend + old fetch"), N_("compiles after one more run"))
 
 
 @dataclass
@@ -39,15 +48,10 @@ class EngineCosts:
     plan_report: dict[str, int]
 
     def table(self) -> Table:
-        return Table([f"our engines, chain of {self.n} ops", *TIMED], [
-            timed("static engine: compile the graph (once)", self.compile_s),
-            timed("static engine: one run of the compiled plan", self.static_run_s),
-            timed("dynamic engine: one run (records the graph again)", self.dynamic_run_s),
-            timed("static engine: add a node, recompile, run", self.edit_and_run_s),
-            ("break-even: runs after which compiling pays (from medians)",
-             runs_text(break_even(self.compile_s.median, self.static_run_s.median, self.dynamic_run_s.median)),
-             "", ""),
-        ])
+        measured = (self.compile_s, self.static_run_s, self.dynamic_run_s, self.edit_and_run_s)
+        pays = break_even(self.compile_s.median, self.static_run_s.median, self.dynamic_run_s.median)
+        return Table([_("our engines, chain of {n} ops").format(n=self.n), *TIMED],
+                     [timed(_(label), m) for label, m in zip(ROWS, measured)] + [(_(ROWS[-1]), runs_text(pays), "", "")])
 
 
 def engine_costs(n: int = 100, repeat: int = 5, progress: Progress | None = None) -> EngineCosts:
@@ -56,15 +60,15 @@ def engine_costs(n: int = 100, repeat: int = 5, progress: Progress | None = None
     sc = StaticChain(n)
     sc.run()  # the first run compiles
     compile_s = measure(sc.compile_only, repeat=repeat, budget=0.1)
-    tick("static runs")
+    tick(_("static runs"))
     static_run_s = measure(sc.run, repeat=repeat, budget=0.1)
     runs = 1 + 1 + repeat * static_run_s.number  # first run, measure's warm-up, the timed runs
     compiles_after_runs = sc.session.compile_count
-    tick("dynamic runs")
+    tick(_("dynamic runs"))
     dyn = dynamic_chain(n)
     dynamic_run_s = measure(dyn, repeat=repeat, budget=0.1)
     dynamic_nodes = len(dyn().graph().nodes)
-    tick("graph edits")
+    tick(_("graph edits"))
 
     def edit_and_run() -> None:
         sc.add_node()
@@ -98,5 +102,4 @@ def extension_recompiles(n: int = 6) -> dict[str, int]:
     sc.run()
     after = sc.session.compile_count
     sc.run()
-    return {"compiles before": before, "compiles after extend + old fetch": after,
-            "compiles after one more run": sc.session.compile_count}
+    return dict(zip(map(_, RECOMPILES), (before, after, sc.session.compile_count)))

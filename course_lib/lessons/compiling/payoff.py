@@ -22,12 +22,30 @@ import numpy as np
 from ... import render
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
+from ...i18n import N_, Said, say
+from ...i18n import gettext as _
 from ...measure import Measurement, fmt_seconds, measure
 from .chains import C, StaticChain, W, X, chain, dynamic_chain
 from .progress import Progress, ticker
-from .tables import Table, runs_text, stamp_line
+from .tables import Table, runs_count, runs_text, stamp_line
 
 __all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "first_calls", "plot_break_even"]
+
+#: How each way of running is named where it is shown (the keys of ``BreakEven.pairs`` stay as they are).
+NAMES = {"TF eager": N_("TF eager"), "our static engine": N_("our static engine"),
+         "our dynamic engine": N_("our dynamic engine")}
+#: Each size of graph, named where it is shown; ``{n}``: its number of ops (another size: :data:`SIZED`).
+GRAPHS = {"small": N_("small graph ({n} ops)"), "large": N_("large graph ({n} ops)")}
+SIZED = N_("{size} graph ({n} ops)")
+CHAINS = {"small": N_("small graph: a chain of {n} ops"), "large": N_("large graph: a chain of {n} ops")}
+SIZED_CHAIN = N_("{size} graph: a chain of {n} ops")
+#: The graph alone, in progress lines and trace counts.
+SIZE_WORDS = {"small": N_("small graph"), "large": N_("large graph")}
+#: What :meth:`BreakEven.sentences` says of one pair: compiling never pays, or it pays after ``k`` runs.
+NEVER_PAYS = N_("{head} on this run compiling never pays, since a compiled run ({compiled_run}) is not faster than "
+                "an eager one ({eager_run}).")
+PAYS_AFTER = N_("{head} it pays after {runs}: the compile step ({compile}) divided by what each run saves "
+                "({saved}).")
 
 
 def break_even(compile_s: float, compiled_run_s: float, eager_run_s: float) -> int | None:
@@ -48,7 +66,7 @@ def first_calls(make: Any, repeat: int) -> tuple[Measurement, list[Any]]:
     """The first call of ``repeat`` fresh functions (``make()`` builds one), timed one by one: median and quartiles,
     like every other timing of the course, and the functions (to count their traces or compiles afterwards)."""
     fns, times = [], []
-    for _ in range(max(1, repeat)):
+    for _k in range(max(1, repeat)):
         fn = make()
         t0 = time.perf_counter()
         fn()
@@ -73,20 +91,26 @@ class BreakEven:
         _e_first, e_run = self.pairs[size][eager]
         return break_even(c_first - c_run, c_run, e_run)
 
-    def sentences(self) -> list[str]:
-        """What this run's medians say, pair by pair, in words computed from them (no verdict typed in advance)."""
+    def graph(self, size: str) -> str:
+        """``"small graph (2 ops)"``: a size of graph as the sentences and the table name it."""
+        return (_(GRAPHS[size]) if size in GRAPHS else _(SIZED)).format(size=size, n=self.sizes[size])
+
+    def sentences(self) -> list[Said]:
+        """What this run's medians say, pair by pair, in words computed from them (no verdict typed in advance).
+        Each is a :class:`~course_lib.i18n.Said` whose ``msgid`` is :data:`NEVER_PAYS` or :data:`PAYS_AFTER`."""
         out = []
         for size in self.sizes:
             for compiled, eager in PAIRS:
-                (c_first, c_run), (_, e_run) = self.pairs[size][compiled], self.pairs[size][eager]
-                head = f"{size} graph ({self.sizes[size]} ops), {compiled} vs {eager}:"
+                (c_first, c_run), (_e_first, e_run) = self.pairs[size][compiled], self.pairs[size][eager]
+                head = _("{graph}, {compiled} vs {eager}:").format(graph=self.graph(size), compiled=_(compiled),
+                                                                   eager=_(eager))
                 k = self.point(size, compiled, eager)
                 if k is None:
-                    out.append(f"{head} on this run compiling never pays, since a compiled run "
-                               f"({fmt_seconds(c_run)}) is not faster than an eager one ({fmt_seconds(e_run)}).")
+                    out.append(say(NEVER_PAYS, head=head, compiled_run=fmt_seconds(c_run),
+                                   eager_run=fmt_seconds(e_run)))
                 else:
-                    out.append(f"{head} it pays after {k:,} runs: the compile step ({fmt_seconds(c_first - c_run)})"
-                               f" divided by what each run saves ({fmt_seconds(e_run - c_run)}).")
+                    out.append(say(PAYS_AFTER, head=head, runs=runs_count(k), compile=fmt_seconds(c_first - c_run),
+                                   saved=fmt_seconds(e_run - c_run)))
         return out
 
     def table(self) -> Table:
@@ -95,10 +119,11 @@ class BreakEven:
             for compiled, eager in PAIRS:
                 m = (self.first or {}).get(size, {}).get(compiled)
                 first = f"{fmt_seconds(m.median)} ({fmt_seconds(m.low)}–{fmt_seconds(m.high)})" if m else "—"
-                rows.append((f"{size} graph ({self.sizes[size]} ops): {compiled} vs {eager}", first,
-                             runs_text(self.point(size, compiled, eager))))
-        return Table(["after how many runs does compiling pay off?", "first call: median (IQR)",
-                      "break-even (from medians)"], rows)
+                rows.append((_("{graph}: {compiled} vs {eager}").format(graph=self.graph(size), compiled=_(compiled),
+                                                                        eager=_(eager)),
+                             first, runs_text(self.point(size, compiled, eager))))
+        return Table([_("after how many runs does compiling pay off?"), _("first call: median (IQR)"),
+                      _("break-even (from medians)")], rows)
 
 
 PAIRS = (("tf.function", "TF eager"), ("our static engine", "our dynamic engine"))
@@ -128,20 +153,22 @@ def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, pro
             tf_first, fns = first_calls(lambda eager=eager: tf.function(eager), repeat)
         fn = fns[-1]
         steady = measure(fn, repeat=repeat, budget=0.08).median
-        traces[f"tf.function, {size} graph"] = max(f.experimental_get_tracing_count() for f in fns)
-        tick(f"{size}: eager")
+        graph = _(SIZE_WORDS[size]) if size in SIZE_WORDS else size
+        traces[_("tf.function, {graph}").format(graph=graph)] = max(f.experimental_get_tracing_count() for f in fns)
+        tick(_("{graph}: eager").format(graph=graph))
         e = measure(eager, repeat=repeat, budget=0.08).median
-        chains = [StaticChain(n) for _ in range(max(1, repeat))]
+        chains = [StaticChain(n) for _k in range(max(1, repeat))]
         runs = iter([c.run for c in chains])
-        static_first, _ = first_calls(lambda runs=runs: next(runs), repeat)
+        static_first, _fns = first_calls(lambda runs=runs: next(runs), repeat)
         sc = chains[-1]
         static_run = measure(sc.run, repeat=repeat, budget=0.08).median
-        traces[f"our static engine compiles, {size} graph"] = max(c.session.compile_count for c in chains)
+        compiles = max(c.session.compile_count for c in chains)
+        traces[_("our static engine compiles, {graph}").format(graph=graph)] = compiles
         d = measure(dynamic_chain(n), repeat=repeat, budget=0.08).median
         first[size] = {"tf.function": tf_first, "our static engine": static_first}
         pairs[size] = {"tf.function": (tf_first.median, steady), "TF eager": (e, e),
                        "our static engine": (static_first.median, static_run), "our dynamic engine": (d, d)}
-        tick(f"{size}: done")
+        tick(_("{graph}: done").format(graph=graph))
     return BreakEven(sizes, pairs, traces, first)
 
 
@@ -161,22 +188,23 @@ def _break_even_figure(plt: Any, be: BreakEven, n: Any, max_runs: int) -> Any:
     for ax, size in zip(axes, be.sizes):
         for name, (first, later) in be.pairs[size].items():
             colour, ls = styles[name]
-            ax.plot(n, first + (n - 1) * later, color=colour, linestyle=ls, label=name)
+            ax.plot(n, first + (n - 1) * later, color=colour, linestyle=ls, label=_(name))
         for compiled, eager in PAIRS:
             k = be.point(size, compiled, eager)
             if k is not None and k <= max_runs:
                 first, later = be.pairs[size][compiled]
                 ax.plot([k], [first + (k - 1) * later], "o", color=styles[compiled][0])
-                ax.annotate(f"pays off after {k:,} runs", (k, first + (k - 1) * later), textcoords="offset points",
-                            xytext=(6, -14), fontsize="small", color=styles[compiled][0])
+                ax.annotate(_("pays off after {runs}").format(runs=runs_count(k)), (k, first + (k - 1) * later),
+                            textcoords="offset points", xytext=(6, -14), fontsize="small", color=styles[compiled][0])
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(f"{size} graph: a chain of {be.sizes[size]} ops", loc="left")
-        ax.set_xlabel("number of runs (log)")
+        title = _(CHAINS[size]) if size in CHAINS else _(SIZED_CHAIN)
+        ax.set_title(title.format(size=size, n=be.sizes[size]), loc="left")
+        ax.set_xlabel(_("number of runs (log)"))
         ax.grid(True, which="major", alpha=0.3)
-    axes[0].set_ylabel("total time in seconds (log)")
+    axes[0].set_ylabel(_("total time in seconds (log)"))
     axes[0].legend(loc="upper left", fontsize="small")
-    fig.text(0.01, 0.005, "solid: compile once, then run compiled; dotted: run eagerly every time.  "
+    fig.text(0.01, 0.005, _("solid: compile once, then run compiled; dotted: run eagerly every time.") + "  "
              + stamp_line(), fontsize="x-small", color="#555555")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     plt.close(fig)

@@ -13,12 +13,22 @@ import numpy as np
 from ... import dynamic as dy
 from ... import render
 from ...adapters.loader import load_tensorflow, load_torch
+from ...i18n import N_, number
+from ...i18n import gettext as _
 from ...measure import Measurement, measure
 from .chains import X
 from .progress import Progress, ticker
 from .tables import stamp_line
 
-__all__ = ["per_op_costs", "plot_per_op"]
+__all__ = ["FACTS", "WAYS", "per_op_costs", "plot_per_op"]
+
+#: The ways one op is run, by their keys in what :func:`per_op_costs` returns (shown with ``_(key)``).
+WAYS = ("numpy", N_("PyTorch eager"), N_("PyTorch eager, recording autograd"), N_("TensorFlow eager"),
+        N_("our dynamic engine"))
+#: The keys of ``per_op_costs()["facts"]``: English, read by the notebooks; a French notebook shows ``_(fact)``.
+FACTS = (N_("tensorflow executes eagerly"), N_("TF eager result already has its value"),
+         N_("torch result records no graph without requires_grad"),
+         N_("autograd nodes behind torch.sin(x) with requires_grad"), N_("nodes our dynamic engine records for sin(x)"))
 
 
 def per_op_costs(repeat: int = 5, progress: Progress | None = None) -> dict[str, Any]:
@@ -32,20 +42,20 @@ def per_op_costs(repeat: int = 5, progress: Progress | None = None) -> dict[str,
     xf = tf.constant(X, dtype=tf.float64)
     xd = dy.Tensor(X, requires_grad=True)
     out: dict[str, Any] = {}
-    for label, fn in (("numpy", lambda: np.sin(xn)), ("PyTorch eager", lambda: torch.sin(xt)),
-                      ("PyTorch eager, recording autograd", lambda: torch.sin(xg)),
-                      ("TensorFlow eager", lambda: tf.sin(xf)), ("our dynamic engine", lambda: dy.sin(xd))):
-        tick(label)
+    calls = (lambda: np.sin(xn), lambda: torch.sin(xt), lambda: torch.sin(xg), lambda: tf.sin(xf),
+             lambda: dy.sin(xd))
+    for label, fn in zip(WAYS, calls):
+        tick(_(label))
         out[label] = measure(fn, repeat=repeat, budget=0.08)
     from ...adapters.torch import count_autograd_nodes
 
-    out["facts"] = {
-        "tensorflow executes eagerly": bool(tf.executing_eagerly()),
-        "TF eager result already has its value": bool(np.isclose(tf.sin(xf).numpy(), np.sin(X))),
-        "torch result records no graph without requires_grad": torch.sin(xt).grad_fn is None,
-        "autograd nodes behind torch.sin(x) with requires_grad": count_autograd_nodes(torch.sin(xg)),
-        "nodes our dynamic engine records for sin(x)": len(dy.sin(xd).graph().nodes),
-    }
+    out["facts"] = dict(zip(FACTS, (
+        bool(tf.executing_eagerly()),
+        bool(np.isclose(tf.sin(xf).numpy(), np.sin(X))),
+        torch.sin(xt).grad_fn is None,
+        count_autograd_nodes(torch.sin(xg)),
+        len(dy.sin(xd).graph().nodes),
+    )))
     tick()
     return out
 
@@ -54,7 +64,7 @@ def plot_per_op(costs: dict[str, Any], extra: dict[str, float] | None = None) ->
     """A horizontal bar chart (log scale) of per-op costs, with the Q&A's "1 µs" as a line."""
     import matplotlib.pyplot as plt
 
-    rows = [(k, v.median) for k, v in costs.items() if isinstance(v, Measurement)] + list((extra or {}).items())
+    rows = [(_(k), v.median) for k, v in costs.items() if isinstance(v, Measurement)] + list((extra or {}).items())
     with plt.rc_context(render.plot_style()):  # words follow the theme (larger for a projector)
         return _per_op_figure(plt, rows)
 
@@ -64,14 +74,14 @@ def _per_op_figure(plt: Any, rows: list[tuple[str, float]]) -> Any:
     ax.barh([r[0] for r in rows], [r[1] * 1e6 for r in rows], color="#0072B2")
     ax.axvline(1.0, color="#D55E00", linestyle="--")
     ax.set_ylim(len(rows) - 0.5, -1.3)  # room above the first bar for the label of the 2017 line
-    ax.text(0.92, -0.85, "Answer 1 (2017): “as low as 1 µs” →", color="#A23B00", va="center", ha="right")
+    ax.text(0.92, -0.85, _("Answer 1 (2017): “as low as 1 µs” →"), color="#A23B00", va="center", ha="right")
     ax.set_xscale("log")
     ax.set_xlim(left=0.05)
     ticks = [t for t in (0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000) if t <= 2 * max(r[1] * 1e6 for r in rows)]
-    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.set_xticks(ticks, [number(t) for t in ticks])
     ax.minorticks_off()
-    ax.set_xlabel("µs per op (log scale)")
-    ax.set_title("One op, run at once", loc="left")
+    ax.set_xlabel(_("µs per op (log scale)"))
+    ax.set_title(_("One op, run at once"), loc="left")
     fig.text(0.01, 0.005, stamp_line(), fontsize="x-small", color="#555555")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     plt.close(fig)

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
+from ...i18n import N_
+from ...i18n import gettext as _
+
 __all__ = ["Progress", "ticker"]
+
+MEASURING = N_("measuring")
+#: the bar's description: what it measures, then what comes next, or how it ended
+NEXT, DONE, FAILED = N_("{label}: {what}"), N_("{label}: done"), N_("{label}: failed")
 
 
 class Progress:
@@ -24,9 +31,9 @@ class Progress:
     3
     """
 
-    def __init__(self, total: int, label: str = "measuring") -> None:
+    def __init__(self, total: int, label: str | None = None) -> None:
         self.total = max(int(total), 1)
-        self.label = label
+        self.label = _(MEASURING) if label is None else label
         self.done = 0
         self._bar: Any = None
 
@@ -53,13 +60,13 @@ class Progress:
         if self._bar is not None:
             self._bar.value = min(self.done, self.total)
             if what:
-                self._bar.description = f"{self.label}: {what}"
+                self._bar.description = _(NEXT).format(label=self.label, what=what)
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.value = self.total
             self._bar.bar_style = "success" if exc[0] is None else "danger"
-            self._bar.description = f"{self.label}: done" if exc[0] is None else f"{self.label}: failed"
+            self._bar.description = _(DONE if exc[0] is None else FAILED).format(label=self.label)
 
 
 def ticker(progress: Progress | None) -> Callable[[str], None]:

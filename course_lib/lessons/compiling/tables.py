@@ -14,26 +14,42 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
+from ...i18n import N_, Lazy, Said, ngettext, number, say
+from ...i18n import gettext as _
 from ...measure import Measurement, fmt_seconds, stamp
 
-__all__ = ["TIMED", "Table", "compare", "runs_text", "stamp_line", "timed"]
+__all__ = ["TIMED", "Table", "compare", "runs_count", "runs_text", "stamp_line", "timed"]
+
+MEASURED_WITH = N_("measured with {libs} on {cpu} ({cpus} CPUs)")
+#: The sentences of :func:`compare`: which median is larger (``spreads``: one of :data:`SPREADS`).
+COST_MORE = N_("On this run, {a} cost more than {b}: {ratio}× (medians {median_a} and {median_b}; {spreads}).")
+COST_LESS = N_("On this run, {a} cost less than {b}: {ratio}× (medians {median_a} and {median_b}; {spreads}).")
+COST_SAME = N_("On this run, {a} cost as much as {b}: {ratio}× (medians {median_a} and {median_b}; {spreads}).")
+SPREADS = {True: N_("the spreads overlap: the order can change from run to run"),
+           False: N_("the spreads do not overlap")}
+NEVER = N_("never (a compiled run is not faster)")
 
 
 def stamp_line() -> str:
     """Versions and hardware in one line, printed under every table and plot of measured numbers."""
     s = stamp()
     libs = ", ".join(f"{k} {s[k]}" for k in ("python", "numpy", "tensorflow", "torch") if k in s)
-    return f"measured with {libs} on {s.get('cpu', s.get('machine', '?'))} ({s.get('cpus', '?')} CPUs)"
+    return _(MEASURED_WITH).format(libs=libs, cpu=s.get("cpu", s.get("machine", "?")), cpus=s.get("cpus", "?"))
 
 
 
 @dataclass
 class Table:
-    """A small table of measured numbers; HTML in Jupyter, aligned text elsewhere, stamped with versions."""
+    """A small table of measured numbers; HTML in Jupyter, aligned text elsewhere, stamped with versions.
+
+    Its words are those of the language in use when it is made (a header of :data:`TIMED` included)."""
 
     header: list[str]
     rows: list[tuple[str, ...]]
     caption: str = field(default_factory=stamp_line)
+
+    def __post_init__(self) -> None:
+        self.header = [str(h) for h in self.header]  # an i18n.Lazy heading: in the language of the moment
 
     def _repr_html_(self) -> str:
         head = "".join(f'<th style="text-align:left;padding:3px 10px">{html.escape(h)}</th>' for h in self.header)
@@ -57,12 +73,14 @@ def timed(label: str, m: Measurement) -> tuple[str, str, str, str]:
     >>> timed("one op", Measurement(1e-6, 0.9e-6, 1.2e-6, 5, 1000))
     ('one op', '1 µs', '900 ns–1.2 µs', '5×1000')
     """
-    return (label, fmt_seconds(m.median), f"{fmt_seconds(m.low)}–{fmt_seconds(m.high)}", f"{m.repeat}×{m.number}")
+    return (label, fmt_seconds(m.median), f"{fmt_seconds(m.low)}–{fmt_seconds(m.high)}",
+            f"{number(m.repeat)}×{number(m.number)}")
 
 
-def compare(name_a: str, a: Measurement, name_b: str, b: Measurement) -> str:
+def compare(name_a: str, a: Measurement, name_b: str, b: Measurement) -> Said:
     """A sentence comparing two measurements of this run: which is larger, by how much (ratio of medians), and
-    whether their spreads overlap (when they do, the order can change from run to run).
+    whether their spreads overlap (when they do, the order can change from run to run). The sentence is a
+    :class:`~course_lib.i18n.Said`: its ``msgid`` is :data:`COST_MORE`, :data:`COST_LESS` or :data:`COST_SAME`.
 
     >>> m = lambda med, lo, hi: Measurement(med, lo, hi, 5, 10)
     >>> compare("compiled", m(4e-4, 3.8e-4, 4.2e-4), "eager", m(6e-5, 5e-5, 7e-5))
@@ -70,19 +88,22 @@ def compare(name_a: str, a: Measurement, name_b: str, b: Measurement) -> str:
     >>> compare("a", m(1e-6, 0.9e-6, 1.3e-6), "b", m(1.1e-6, 1e-6, 1.2e-6))[:60]
     'On this run, a cost less than b: 0.91× (medians 1 µs and 1.1'
     """
-    more = "more" if a.median > b.median else "less" if a.median < b.median else "as much as"
+    sentence = COST_MORE if a.median > b.median else COST_LESS if a.median < b.median else COST_SAME
     overlap = a.low <= b.high and b.low <= a.high
-    tail = ("the spreads overlap: the order can change from run to run" if overlap
-            else "the spreads do not overlap")
-    verb = f"cost {more} than" if more != "as much as" else "cost as much as"
-    return (f"On this run, {name_a} {verb} {name_b}: {a.median / b.median:.2g}× "
-            f"(medians {fmt_seconds(a.median)} and {fmt_seconds(b.median)}; {tail}).")
+    return say(sentence, a=name_a, b=name_b, ratio=number(a.median / b.median, spec=".2g"),
+               median_a=fmt_seconds(a.median), median_b=fmt_seconds(b.median), spreads=_(SPREADS[overlap]))
 
 
-#: The header of a table of :func:`timed` rows, after its title.
-TIMED = ["median", "spread (IQR)", "calls"]
+#: The header of a table of :func:`timed` rows, after its title (each heading in the language of the moment).
+TIMED = [Lazy("median"), Lazy("spread (IQR)"), Lazy("calls")]
 
 
 def runs_text(n: int | None) -> str:
     """A break-even count as a table cell: ``"1,234 runs"``, or ``"never ..."`` for None."""
-    return "never (a compiled run is not faster)" if n is None else f"{n:,} runs"
+    return _(NEVER) if n is None else runs_count(n)
+
+
+def runs_count(n: int) -> str:
+    """``"1,234 runs"``: English says "runs" whatever ``n`` (the text the notebooks print); French has its
+    singular."""
+    return ngettext("{n} runs", "{n} runs", n).format(n=number(n, spec=","))

@@ -23,6 +23,8 @@ import itertools
 from dataclasses import dataclass
 
 from ...adapters.loader import load_tensorflow
+from ...i18n import N_, say
+from ...i18n import gettext as _
 from ...measure import Measurement, measure
 from .chains import C, W, X, chain_from
 from .progress import Progress, ticker
@@ -30,9 +32,11 @@ from .tables import TIMED, Table, timed
 
 __all__ = ["LABELS", "TF1Costs", "tf1_costs", "tf1_table"]
 
-#: The three costs, labelled as the notebooks print them.
-LABELS = {"extend": "extend only (old fetch)", "new_fetch": "new fetch, unchanged graph",
-          "both": "extend + new fetch"}
+#: The three costs, labelled as the notebooks print them (in English: shown with ``_(LABELS[key])``).
+LABELS = {"extend": N_("extend only (old fetch)"), "new_fetch": N_("new fetch, unchanged graph"),
+          "both": N_("extend + new fetch")}
+STEADY = N_("steady Session.run (same fetch, same graph)")
+TOO_SHORT = N_("tf1_costs needs a chain of at least 2 ops, got n={n}")
 
 
 @dataclass
@@ -69,17 +73,16 @@ def tf1_table(costs: list[TF1Costs]) -> Table:
     """One row per measurement and graph size: median, spread (interquartile range), and calls timed."""
     rows = []
     for c in costs:
-        for label, m in [("steady Session.run (same fetch, same graph)", c.steady_s)] + \
-                        [(LABELS[k], c.cost(k)) for k in LABELS]:
-            rows.append((f"{c.n} ops", *timed(label, m)))
-    return Table(["graph", "TF1 Session", *TIMED], rows)
+        for label, m in [(STEADY, c.steady_s)] + [(LABELS[k], c.cost(k)) for k in LABELS]:
+            rows.append((_("{n} ops").format(n=c.n), *timed(_(label), m)))
+    return Table([_("graph"), _("TF1 Session"), *TIMED], rows)
 
 
 def tf1_costs(n: int = 100, repeat: int = 5, number: int = 4, progress: Progress | None = None) -> TF1Costs:
     """Measure a steady ``Session.run`` and the three costs of :data:`LABELS` on one ``tf.Graph`` holding a chain
     of ``n`` ops (``n >= 2``). Each timed call of a change makes one new edit or one new request."""
     if int(n) < 2:
-        raise ValueError(f"tf1_costs needs a chain of at least 2 ops, got n={n}")
+        raise ValueError(say(TOO_SHORT, n=n))
     tf = load_tensorflow()
     tick = ticker(progress)
     g = tf.Graph()
@@ -94,7 +97,7 @@ def tf1_costs(n: int = 100, repeat: int = 5, number: int = 4, progress: Progress
     y = steps[-1]
     feeds = {x: X, c: C}
     sess.run(y, feeds)
-    tick("steady runs")
+    tick(_("steady runs"))
     steady = measure(lambda: sess.run(y, feeds), repeat=repeat, budget=0.15)
     ops_before = len(g.get_operations())
     state = {"edits": 0, "tip": y}
@@ -105,9 +108,9 @@ def tf1_costs(n: int = 100, repeat: int = 5, number: int = 4, progress: Progress
         state["edits"] += 1
         return state["tip"]
 
-    tick(LABELS["extend"])
+    tick(_(LABELS["extend"]))
     extend = measure(lambda: (add_node(), sess.run(y, feeds)), repeat=repeat, number=number, warmup=1)
-    tick(LABELS["new_fetch"])
+    tick(_(LABELS["new_fetch"]))
     # requests never run before, each needing all of y's graph: y with one more tensor, then with two, ...; then
     # the same with the constant w fed too (a new feed is a new request): enough for a graph of 2 ops
     others = steps[:-1] + [w, c]
@@ -121,7 +124,7 @@ def tf1_costs(n: int = 100, repeat: int = 5, number: int = 4, progress: Progress
         fresh["count"] += 1
 
     new = measure(new_fetch, repeat=repeat, number=number, warmup=1)
-    tick(LABELS["both"])
+    tick(_(LABELS["both"]))
     both = measure(lambda: sess.run(add_node(), feeds), repeat=repeat, number=number, warmup=1)
     tick()
     ops_after = len(g.get_operations())

@@ -16,12 +16,19 @@ import numpy as np
 
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
+from ...i18n import N_
+from ...i18n import gettext as _
 from ...measure import Measurement, measure
 from .chains import X
 from .progress import Progress, ticker
 from .tables import TIMED, Table, compare, timed
 
 __all__ = ["TFFunctionCosts", "from_samples", "tf_function_costs"]
+
+#: The rows of :meth:`TFFunctionCosts.table`, in order.
+ROWS = (N_("first call: trace the Python function into a graph, then run it"),
+        N_("steady call: same input signature, graph reused"), N_("call with a new shape: trace again (retrace)"),
+        N_("the same two ops eagerly (no tf.function)"))
 
 
 @dataclass
@@ -36,16 +43,13 @@ class TFFunctionCosts:
     graph_ops: int
 
     def table(self) -> Table:
-        return Table(["tf.function(lambda x: tf.sin(x) * 2.0)", *TIMED], [
-            timed("first call: trace the Python function into a graph, then run it", self.first_call_s),
-            timed("steady call: same input signature, graph reused", self.steady_s),
-            timed("call with a new shape: trace again (retrace)", self.retrace_s),
-            timed("the same two ops eagerly (no tf.function)", self.eager_s),
-        ])
+        measured = (self.first_call_s, self.steady_s, self.retrace_s, self.eager_s)
+        return Table(["tf.function(lambda x: tf.sin(x) * 2.0)", *TIMED],
+                     [timed(_(label), m) for label, m in zip(ROWS, measured)])
 
     def steady_vs_eager(self) -> str:
         """Which costs more for this two-op function, computed from this run's medians and spreads."""
-        return compare("a steady tf.function call", self.steady_s, "the two ops run eagerly", self.eager_s)
+        return compare(_("a steady tf.function call"), self.steady_s, _("the two ops run eagerly"), self.eager_s)
 
 
 def tf_function_costs(repeat: int = 5, progress: Progress | None = None) -> TFFunctionCosts:
@@ -59,24 +63,25 @@ def tf_function_costs(repeat: int = 5, progress: Progress | None = None) -> TFFu
     x = tf.constant(X, dtype=tf.float64)
     firsts = []
     with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
-        for _ in range(repeat):  # a first call can only happen once per function: time `repeat` fresh ones
+        for _first in range(repeat):  # a first call can only happen once per function: time `repeat` fresh ones
             f = tf.function(small)
             t0 = time.perf_counter()
             f(x)
             firsts.append(time.perf_counter() - t0)
-        tick("steady calls")
-        traces = {"after the first call": f.experimental_get_tracing_count()}
+        tick(_("steady calls"))
+        # traces after each phase, said in the language of the moment (the notebook prints them)
+        traces = {_("after the first call"): f.experimental_get_tracing_count()}
         steady = measure(lambda: f(x), repeat=repeat, budget=0.1)
-        traces["after many calls with the same signature"] = f.experimental_get_tracing_count()
-        tick("retraces")
+        traces[_("after many calls with the same signature")] = f.experimental_get_tracing_count()
+        tick(_("retraces"))
         retraces = []
         for k in range(2, 2 + repeat):  # a vector of a length never seen before: a new graph each time
             v = tf.constant(np.full(k, X), dtype=tf.float64)
             t0 = time.perf_counter()
             f(v)
             retraces.append(time.perf_counter() - t0)
-        traces[f"after {repeat} calls with new shapes"] = f.experimental_get_tracing_count()
-    tick("eager")
+        traces[_("after {n} calls with new shapes").format(n=repeat)] = f.experimental_get_tracing_count()
+    tick(_("eager"))
     eager = measure(lambda: small(x), repeat=repeat, budget=0.1)
     graph_ops = len(f.get_concrete_function(x).graph.get_operations())
     tick()

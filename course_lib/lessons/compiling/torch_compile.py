@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...adapters.loader import load_torch
+from ...i18n import N_
+from ...i18n import gettext as _
 from ...measure import Measurement, measure
 from .chains import X
 from .progress import Progress, ticker
@@ -18,6 +20,13 @@ from .tables import TIMED, Table, timed
 from .tf_function import from_samples
 
 __all__ = ["TorchCompileCosts", "kept_graphs", "torch_compile_costs"]
+
+#: The first row of :meth:`TorchCompileCosts.table`: with inductor, and with a backend that generates no code.
+FIRST_CALL = {True: N_("first call: capture the graph (Dynamo), compile it (inductor)"),
+              False: N_("first call: capture the graph (Dynamo), no code generated")}
+#: The other rows, in order.
+ROWS = (N_("steady call: guards pass, the captured graph is reused"),
+        N_("call with a new shape: capture again (recompile)"), N_("the same function eagerly"))
 
 
 @dataclass
@@ -40,13 +49,10 @@ class TorchCompileCosts:
         return kept_graphs(self.capture)[0]
 
     def table(self) -> Table:
-        return Table([f"torch.compile(…, backend={self.backend!r})", *TIMED], [
-            timed("first call: capture the graph (Dynamo)" + (", compile it (inductor)" if self.backend == "inductor"
-                                                              else ", no code generated"), self.first_call_s),
-            timed("steady call: guards pass, the captured graph is reused", self.steady_s),
-            timed("call with a new shape: capture again (recompile)", self.recompile_s),
-            timed("the same function eagerly", self.eager_s),
-        ])
+        first = timed(_(FIRST_CALL[self.backend == "inductor"]), self.first_call_s)
+        later = zip(ROWS, (self.steady_s, self.recompile_s, self.eager_s))
+        return Table([f"torch.compile(…, backend={self.backend!r})", *TIMED],
+                     [first] + [timed(_(label), m) for label, m in later])
 
 
 def torch_compile_costs(inductor: bool = False, repeat: int = 5, progress: Progress | None = None
@@ -73,20 +79,21 @@ def torch_compile_costs(inductor: bool = False, repeat: int = 5, progress: Progr
         cap = capture_compiled(small, x, backend=backend)
         first = time.perf_counter() - t0
         if k == rounds - 1:  # the last round also counts graphs and times steady calls
-            graphs = {"after the first call": len(kept_graphs(cap))}
+            # graphs after each phase, said in the language of the moment (the notebook prints them)
+            graphs = {_("after the first call"): len(kept_graphs(cap))}
             steady = measure(lambda cap=cap: cap.compiled(x), repeat=repeat, budget=0.1)
-            graphs["after many calls with the same input"] = len(kept_graphs(cap))
+            graphs[_("after many calls with the same input")] = len(kept_graphs(cap))
         t0 = time.perf_counter()
         cap.compiled(torch.ones(3, dtype=torch.float64))
         again = time.perf_counter() - t0
         if k or rounds == 1:
             firsts.append(first)
             recompiles.append(again)
-        tick("capture" if k < rounds - 1 else "recompile")
-    graphs["after a new shape (3,)"] = len(kept_graphs(cap))
+        tick(_("capture") if k < rounds - 1 else _("recompile"))
+    graphs[_("after a new shape (3,)")] = len(kept_graphs(cap))
     for k in (4, 5):
         cap.compiled(torch.ones(k, dtype=torch.float64))
-    graphs["after shapes (4,) and (5,)"] = len(kept_graphs(cap))
+    graphs[_("after shapes (4,) and (5,)")] = len(kept_graphs(cap))
     eager = measure(lambda: small(x), repeat=repeat, budget=0.05)
     tick()
     return TorchCompileCosts(cap.used, cap.fallback_reason, from_samples(firsts), steady, from_samples(recompiles),
