@@ -17,6 +17,14 @@ and the checker factories (:mod:`~course_lib.lessons.dag_checks`, :mod:`~course_
 checkers from the shared validators below, which read a student's answer or say what shape it should have:
 :func:`number`, :func:`whole_number`, :func:`names`, and :func:`count_is` for "how many ... ?" questions.
 
+**Languages** (docs/ARCHITECTURE.md, "Languages"). Prompts, hints and verdicts are course messages: a prompt or
+hint is a message id marked with ``N_`` (or a :class:`~course_lib.i18n.Said` when it has values), shown in the
+language of the moment (:meth:`Exercise.prompt_text`, :meth:`Exercise.hint_texts`), so an exercise cached by its
+notebook module speaks French after ``set_language("fr")``; a checker says its verdict with
+:func:`~course_lib.i18n.say`, and the :class:`Result` keeps it (``result.said.msgid``) with the hint level shown
+(``result.hint``), so a test checks *which* verdict was given, in any language. Numbers in a verdict go through
+:func:`course_lib.i18n.number` (French: a decimal comma) and ``name = value`` lists through :func:`pairs`.
+
 >>> ex = Exercise("0.1", "How many nodes?", count_is(lambda: 6, "nodes", "6: x, w, 1, mul, add, sin"))
 >>> ex.check(True)
 Exercise 0.1: ✘ not yet — answer with a number of nodes. try again
