@@ -26,7 +26,7 @@ import numbers
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Said", "_", "get_language", "gettext", "message_of",
            "ngettext", "number", "say", "set_language"]
@@ -162,7 +162,7 @@ class Said(str):
     msgid: str
     values: dict[str, Any]
 
-    def __new__(cls, msgid: str, **values: Any) -> Said:
+    def __new__(cls, msgid: str, **values: Any) -> Self:
         said = super().__new__(cls, _(msgid).format(**values))
         said.msgid, said.values = msgid, values
         return said
