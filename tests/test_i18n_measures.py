@@ -212,10 +212,10 @@ def test_plots_have_french_titles_axis_labels_and_legends() -> None:
     assert curves["ylabels"][0] == "temps total en secondes (échelle log)"
     assert curves["legend"] == ["tf.function", "TF en mode immédiat", "notre moteur statique", "notre moteur dynamique"]
     assert "rentable au bout de 5 exécutions" in curves["texts"]
-    assert curves["texts"][-1].startswith("trait plein\u00a0: compiler une fois")
+    assert curves["texts"][-1].startswith("trait plein\u00a0: compiler une fois puis exécuter")
     bars = plot_words(cc.plot_per_op({"numpy": m(4e-7), "PyTorch eager": m(2.4e-6), "facts": {}},
                                      {"Session TF1\u00a0: une opération": 3e-6}))
-    assert bars["titles"] == ["Une opération, exécutée immédiatement"]
+    assert bars["titles"] == ["Une opération à la fois"]
     assert bars["xlabels"] == ["µs par opération (échelle log)"]
     assert "Réponse 1 (2017)\u00a0: «\u00a0peut ne prendre que 1\u00a0µs\u00a0» →" in bars["texts"]
     assert {"0,1", "0,3", "PyTorch en mode immédiat", "Session TF1\u00a0: une opération"} <= set(bars["ticks"])
@@ -263,4 +263,7 @@ def test_english_is_unchanged_after_french() -> None:
     words = plot_words(sq.plot_waste(3, ks=(1, 2)))
     assert words["ylabels"] == ["% of cell steps on padding"] and words["legend"][1] == "bucketing: 2 graphs"
     assert xla_payoff().counts().splitlines()[-1] == "inductor: not run (USE_INDUCTOR = False)"
+    bars = cc.plot_per_op({"PyTorch eager, recording autograd": m(4e-6)},
+                          {"our static engine: one node of a compiled run": 2e-7})  # notebook 05's longest label
+    assert tuple(bars.get_size_inches()) == (8.0, 0.45 * 2 + 1.6), "the English figure keeps its size"
     assert edit_cost.table([]).startswith("engine" + " " * 29 + "  steady run extend + new fetch   ratio  nodes added")

@@ -70,7 +70,8 @@ def plot_per_op(costs: dict[str, Any], extra: dict[str, float] | None = None) ->
 
 
 def _per_op_figure(plt: Any, rows: list[tuple[str, float]]) -> Any:
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) + 1.6))
+    longest = max(len(r[0]) for r in rows)  # a language with longer labels gets a wider figure, not a narrow plot
+    fig, ax = plt.subplots(figsize=(8 + 0.075 * max(0, longest - 45), 0.45 * len(rows) + 1.6))
     ax.barh([r[0] for r in rows], [r[1] * 1e6 for r in rows], color="#0072B2")
     ax.axvline(1.0, color="#D55E00", linestyle="--")
     ax.set_ylim(len(rows) - 0.5, -1.3)  # room above the first bar for the label of the 2017 line
