@@ -214,6 +214,19 @@ def test_a_side_by_side_speaks_french() -> None:
     assert "the same program, stepped both ways" in _visible(again.children[0].value)
 
 
+def test_a_control_flow_explorer_keeps_its_titles_french_when_an_input_moves() -> None:
+    """The define-then-run pane's title is set again at each update (graph built or not): in French too."""
+    from course_lib import widgets
+
+    pytest.importorskip("ipywidgets")
+    set_language("fr")
+    for program in (programs.branch_with_cond, programs.repeat_until_large):
+        c = widgets.ControlFlowExplorer(program, value=1.0)
+        c.set_input(x=0.5)
+        title = _visible(c.left_title.value).strip()
+        assert title.startswith("Définir puis exécuter\u00a0:") and "Define" not in title, title
+
+
 def test_messages_follow_the_language_when_they_are_made() -> None:
     from course_lib.render.svg import INSTALL_HINT, legend_svg
     from course_lib.widgets.base import message_html, read_number

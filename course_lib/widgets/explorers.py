@@ -410,7 +410,7 @@ class ControlFlowExplorer(_TwoGraphs):
         outcome = self._draw_both(self.program, values, self.backward, "cf", (room, room))
         sizes = {style: len(rec.graph) for style, rec in outcome.items() if isinstance(rec, tr.Trace)}
         at = ", ".join(f"{k} = {v:g}" for k, v in values.items())
-        self.left_title.value = self.title_html(self.STATIC_TITLES["define-then-run" in sizes])
+        self.left_title.value = self.title_html(_(self.STATIC_TITLES["define-then-run" in sizes]))
         parts = []
 
         def count(style: str) -> str:
