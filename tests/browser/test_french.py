@@ -1,8 +1,8 @@
 """The French edition in a real JupyterLab (issue 16): French notebooks run top to bottom with no error, and their
-core widgets speak French (the steppers, the side-by-side, the expression and control-flow explorers): French words
-on buttons, badges and step counters, none of the English ones. Screenshots: french-<notebook>-widget<k>.png.
-
-The lessons' own widgets (compile, padding, tree explorers) are not translated yet: not checked here.
+widgets speak French: the core widgets (steppers, the side-by-side, the expression and control-flow explorers) and
+the lessons' own (session explorer in 02, compile explorer in 05, padding explorer in 06, tree and batching
+explorers in 07): French words on buttons, sliders, badges, tables and counters, none of the English ones.
+Screenshots: french-<notebook>-widget<k>.png.
 """
 
 from __future__ import annotations
@@ -20,9 +20,15 @@ FRENCH = {
     "notebooks/fr/01_graphs_are_dags.ipynb": ["Suivant ▶", "◀ Précédent", "étape 0 sur"],
     "notebooks/fr/03_define_by_run_pytorch.ipynb": ["Suivant ▶", "étape 0 sur"],
     "notebooks/fr/04_side_by_side.ipynb": ["Suivant ▶", "◀ Précédent", "étape 0 sur", "DÉBUT"],
+    "notebooks/fr/02_define_then_run_tensorflow.ipynb": ["demander", "alimenter x"],
+    "notebooks/fr/05_the_cost_of_compiling.ipynb": ["ajouter un nœud, puis exécuter", "l'exécuter 100 fois"],
+    "notebooks/fr/06_variable_length_sequences.ipynb": ["écart des longueurs", "compartiments"],
+    "notebooks/fr/07_recursive_networks.ipynb": ["arbres dans le lot", "graine aléatoire"],
 }
 #: English words of the same widgets that must not be left in a French page
-ENGLISH = ["Next ▶", "◀ Previous", "step 0 of", "nothing has happened yet", "START", "Problem:", "ms per step"]
+ENGLISH = ["Next ▶", "◀ Previous", "step 0 of", "nothing has happened yet", "START", "Problem:", "Note:", "ms per step",
+           "add a node", "run it 100 times", "length spread", "buckets", "draw the sentence", "trees in the batch",
+           "random seed", "loop steps", "feed x", "Define-then-run", "Define-by-run", "nodes", "the graph"]
 
 #: a control's name cut short with an ellipsis ("ms par ét…"): French words are longer than the English ones
 CLIPPED = """() => [...document.querySelectorAll('.jupyter-widgets .widget-label, .jupyter-widgets button')]
@@ -42,7 +48,7 @@ def test_french_notebook_widgets_speak_french(rel, lab, page, artifacts):
     assert errors.count() == 0, f"{rel}: {errors.first.inner_text()[:300]}"
     text = page.evaluate(WIDGET_TEXT)
     views = page.locator(".jp-OutputArea-output:has(> .jupyter-widgets)")
-    for k in range(min(views.count(), 2)):
+    for k in range(min(views.count(), 3)):
         views.nth(k).scroll_into_view_if_needed()
         views.nth(k).screenshot(path=str(artifacts / f"french-{Path(rel).stem}-widget{k + 1}.png"))
     missing = [w for w in FRENCH[rel] if w not in text]
