@@ -204,7 +204,8 @@ class Graph:
 
     def __repr__(self) -> str:
         edges = sum(len(n.inputs) for n in self.nodes)
-        return f"<Graph {self.name!r}: {len(self.nodes)} nodes, {edges} edges>"
+        n = len(self.nodes)
+        return f"<Graph {self.name!r}: {n} node{'' if n == 1 else 's'}, {edges} edge{'' if edges == 1 else 's'}>"
 
     @property
     def edges(self) -> list[tuple[Node, Node]]:

@@ -12,6 +12,12 @@
 * **Values after translation.** A message with values has named placeholders, filled in after the translation:
   ``_("step {k} of {n}").format(k=k, n=n)`` (an f-string inside ``_()`` would make a message id that is in no
   catalogue).
+* **Counts agree.** A count is said with ``ngettext("{n} node", "{n} nodes", n)`` (English: the singular for 1;
+  French: for 0 and 1), or, for a message said with :func:`say`, a :class:`Plural` that names its count
+  (``say(Plural("{n} node", "{n} nodes"), n=1)`` is "1 node").
+* **English articles agree.** In an English message said with :func:`say`, ``a {kind}`` becomes ``an {kind}`` when
+  the value starts with a vowel letter (a, e, i, o, u): "cannot fetch an int", "cannot fetch a list". The rule goes
+  by the letter, not the sound (a type name is read as it is spelled); French messages are left as written.
 
 >>> set_language("fr"); _("Next ▶"), ngettext("{n} node", "{n} nodes", 2).format(n=2), number(1400.5)
 ('Suivant ▶', '2 nœuds', '1\\u202f400,5')
@@ -25,11 +31,12 @@ import gettext as gettext_module
 import numbers
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Said", "_", "get_language", "gettext", "message_of",
-           "ngettext", "number", "say", "set_language"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Plural", "Said", "_", "article", "get_language",
+           "gettext", "message_of", "ngettext", "number", "say", "set_language"]
 
 DOMAIN = "course_lib"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -43,8 +50,9 @@ _catalogues: dict[str, gettext_module.NullTranslations] = {}
 def _normalize(lang: Any, where: str) -> str:
     """'fr', 'FR', 'fr_FR.UTF-8', 'fr-CA' -> 'fr'; anything else that is no course language: a ValueError."""
     if not isinstance(lang, str):
+        kind = type(lang).__name__
         raise TypeError(f"{where}: a language is text, one of {', '.join(map(repr, LANGUAGES))}; "
-                         f"got a {type(lang).__name__}")
+                         f"got {article(kind)} {kind}")
     code = re.split(r"[_.@-]", lang.strip().lower(), maxsplit=1)[0]
     if code not in LANGUAGES:
         raise ValueError(f"{where}: no language {lang!r} in the course; the languages are "
@@ -154,16 +162,75 @@ def number(x: Any, digits: int = 6, spec: str | None = None) -> str:
     return sign + whole + ("," + frac if dot else "") + e + exponent + (THIN_NBSP + "%" if percent else "")
 
 
+def article(word: Any) -> str:
+    """The English indefinite article for ``word``: "an" before a vowel letter (a, e, i, o, u, either case), else
+    "a". By the letter, not the sound: right for the course's type and op names ("an int", "an EagerTensor",
+    "a list"), though English says "an ndarray" and "a unicode" by ear.
+
+    >>> article("int"), article("EagerTensor"), article("list"), article("")
+    ('an', 'an', 'a', 'a')
+    """
+    return "an" if str(word)[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+
+
+#: "a {name}" in an English message: the article is made to agree with the value filled in at {name}
+_A_BEFORE_FIELD = re.compile(r"\b([Aa]) (\{[^{}]+\})")
+
+
+def _english_articles(template: str, values: dict[str, Any]) -> str:
+    """``template`` (an English message) with each ``a {field}`` turned into ``an {field}`` when the field's value
+    starts with a vowel letter (see :func:`article`)."""
+
+    def agree(m: re.Match[str]) -> str:
+        word = article(m.group(2).format(**values))
+        return (word if m.group(1) == "a" else word.capitalize()) + " " + m.group(2)
+
+    return _A_BEFORE_FIELD.sub(agree, template)
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A message with a count, for :func:`say`: its English ``singular`` and ``plural`` (the message ids, as for
+    :func:`ngettext`) and the name of the value that is the count (``count``, "n" unless told). The value must be
+    a whole number; it chooses the form (English: the singular for 1; French: for 0 and 1). Written where the
+    message is defined, like ``N_``, so the missing-translation test finds it.
+
+    >>> NEEDLESS = Plural("{names} is not needed", "{names} are not needed")
+    >>> say(NEEDLESS, names="q", n=1), say(NEEDLESS, names="q, r", n=2)
+    ('q is not needed', 'q, r are not needed')
+    >>> set_language("fr"); say(Plural("{n} node", "{n} nodes"), n=1); set_language("en")
+    '1 nœud'
+    """
+
+    singular: str
+    plural: str
+    count: str = "n"
+
+    def template(self, values: dict[str, Any]) -> str:
+        """The form for the count in ``values``, in the current language (not filled in)."""
+        if self.count not in values:
+            raise TypeError(f"the message {self.singular!r} needs its count {self.count}=...")
+        return catalogue().ngettext(self.singular, self.plural, int(values[self.count]))
+
+
 class Said(str):
     """A message as it was said: its text in the language of the moment, and the English message id and values
     it was made from. Errors of the course are raised with one (``ValueError(say(UNKNOWN_OP, name=n))``), so a test
-    checks *which* message was said (:func:`message_of`) and not its words, which change with the language."""
+    checks *which* message was said (:func:`message_of`) and not its words, which change with the language.
+    ``msgid`` is the message as it is written in the code: a string, or a :class:`Plural` for a message with a
+    count."""
 
-    msgid: str
+    msgid: str | Plural
     values: dict[str, Any]
 
-    def __new__(cls, msgid: str, **values: Any) -> Self:
-        said = super().__new__(cls, _(msgid).format(**values))
+    def __new__(cls, msgid: str | Plural, /, **values: Any) -> Self:
+        if isinstance(msgid, Plural):
+            template, english = msgid.template(values), (msgid.singular, msgid.plural)
+        else:
+            template, english = _(msgid), (msgid,)
+        if template in english:  # English (the message id itself): its articles agree with the values
+            template = _english_articles(template, values)
+        said = super().__new__(cls, template.format(**values))
         said.msgid, said.values = msgid, values
         return said
 
@@ -171,14 +238,16 @@ class Said(str):
         return (str, (str(self),))
 
 
-def say(msgid: str, **values: Any) -> Said:
-    """The message ``msgid`` (English, marked with ``N_`` where it is written) in the current language, its
-    ``{placeholders}`` filled with ``values``.
+def say(msgid: str | Plural, /, **values: Any) -> Said:
+    """The message ``msgid`` (English, marked with ``N_`` where it is written, or a :class:`Plural`) in the current
+    language, its ``{placeholders}`` filled with ``values``.
 
     >>> STEP = N_("step {k} of {n}"); set_language("fr"); m = say(STEP, k=2, n=9); m
     'étape 2 sur 9'
     >>> set_language("en"); m.msgid is STEP, m.values, say(STEP, k=2, n=9)
     (True, {'k': 2, 'n': 9}, 'step 2 of 9')
+    >>> say(N_("cannot fetch a {kind}"), kind="int"), say(N_("cannot fetch a {kind}"), kind="list")
+    ('cannot fetch an int', 'cannot fetch a list')
     """
     return Said(msgid, **values)
 

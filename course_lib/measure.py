@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from .i18n import N_, number
-from .i18n import gettext as _
+from .i18n import Plural, number, say
 
-#: how a measurement reads: "7.68 µs (IQR 6.89 µs–20.3 µs, 7×2598 calls)"
-SPREAD = N_("{median} (IQR {low}–{high}, {repeat}×{number} calls)")
+#: how a measurement reads: "7.68 µs (IQR 6.89 µs–20.3 µs, 7×2598 calls)"; ``n``: the calls in all
+SPREAD = Plural("{median} (IQR {low}–{high}, {repeat}×{number} call)",
+                "{median} (IQR {low}–{high}, {repeat}×{number} calls)")
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,8 @@ class Measurement:
         return self.median * 1e6
 
     def __str__(self) -> str:
-        return _(SPREAD).format(median=fmt_seconds(self.median), low=fmt_seconds(self.low),
-                                high=fmt_seconds(self.high), repeat=number(self.repeat),
-                                number=number(self.number))
+        return str(say(SPREAD, median=fmt_seconds(self.median), low=fmt_seconds(self.low), high=fmt_seconds(self.high),
+                       repeat=number(self.repeat), number=number(self.number), n=self.repeat * self.number))
 
 
 def measure(fn: Callable[[], Any], repeat: int = 7, number: int | None = None, warmup: int = 1,

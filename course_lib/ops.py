@@ -68,7 +68,7 @@ MATMUL_RANK = N_("matmul needs vectors or matrices, got shapes {a} and {b}")
 MATMUL_INNER = N_("matmul: shapes {a} and {b} do not fit: inner sizes {m} and {n} must be equal")
 NOT_IDENTIFIER = N_("an op name must be a Python identifier, got {name!r}")
 NOT_NUMBERS = N_("{what} needs a number or an array of numbers, got {got}")
-A_KIND = N_("a {kind}")  # a value too long to show: "a list"
+A_KIND = N_("a {kind}")  # a value too long to show: "a list" (said with say(), whose English article agrees)
 NO_GRAD_RULE = N_("no gradient rule for op {name!r} (gradients of gradients are not supported for it)")
 #: the messages both engines say (one id each, so a test names one constant whichever engine raised it)
 UNKNOWN_OP = N_("unknown op {name!r}; the ops are {ops}")
@@ -279,7 +279,7 @@ def as_array(value: Any, what: str, **names: Any) -> np.ndarray:
 
 def _describe(value: Any) -> str:
     text = repr(value)
-    return text if len(text) <= 60 else _(A_KIND).format(kind=type(value).__name__)
+    return text if len(text) <= 60 else say(A_KIND, kind=type(value).__name__)
 
 
 def _pow(a: Any, *, p: float) -> np.ndarray:

@@ -296,4 +296,6 @@ def test_tf_function_needs_a_signature_and_errors_teach() -> None:
     assert message_of(info.value).msgid is tfa.KERAS_NOT_A_GRAPH
     with pytest.raises(ValueError) as info:
         tfa.to_graph(branchy, args=BRANCHY_SPEC, outputs=["no_such_op"])
-    assert message_of(info.value).msgid is tfa.NOT_OUTPUTS and message_of(info.value).values == {"missing": ["no_such_op"]}
+    said = message_of(info.value)
+    assert said.msgid is tfa.NOT_OUTPUTS and said.values == {"missing": ["no_such_op"], "n": 1}
+    assert str(info.value) == "output ['no_such_op'] is not an operation of this graph"  # one: singular

@@ -1,7 +1,8 @@
 """The course's languages (course_lib/i18n.py, docs/ARCHITECTURE.md "Languages").
 
-* every message marked in course_lib (``_``, ``N_``, ``Lazy``, ``ngettext``, found with ``ast``) has a French text
-  in the catalogue: the missing-translation test, shown to fail on a package with one untranslated message;
+* every message marked in course_lib (``_``, ``N_``, ``Lazy``, ``ngettext``, ``Plural``, found with ``ast``) has a
+  French text in the catalogue: the missing-translation test, shown to fail on a package with one untranslated
+  message;
 * the committed .mo is the compiled .po; each French text uses exactly its message's ``{placeholders}``;
 * after ``set_language("fr")`` the core widgets speak French, and English comes back with ``set_language("en")``;
 * numbers in running text; ``COURSE_LANG``; an unknown language is a clear error.

@@ -253,7 +253,7 @@ def test_english_is_unchanged_after_french() -> None:
     assert cc.compare("compiled", Measurement(4e-4, 3.8e-4, 4.2e-4, 5, 10), "eager",
                       Measurement(6e-5, 5e-5, 7e-5, 5, 10)) == (
         "On this run, compiled cost more than eager: 6.7× (medians 400 µs and 60 µs; the spreads do not overlap).")
-    assert tables.runs_text(1234) == "1,234 runs" and tables.runs_text(1) == "1 runs", "English, as it always was"
+    assert tables.runs_text(1234) == "1,234 runs" and tables.runs_text(1) == "1 run" and tables.runs_text(2) == "2 runs"
     assert cc.timed("one op", m(1e-6)) == ("one op", "1 µs", "909 ns–1.1 µs", "5×1200")
     assert verdicts.ratio_text(2.6e-3, 200e-6) == "13× the 2017 figure"
     assert verdicts.ratio_text(3.2e-2, 1e-6) == "32,000× the 2017 figure"

@@ -79,7 +79,10 @@ def test_a_failing_callback_shows_its_error_and_the_widget_goes_on(monkeypatch: 
 
 
 def test_the_batching_table_keeps_its_english_words() -> None:
-    """English end to end, once: the table's words as they have always been (one level is "1 levels" there)."""
+    """English end to end, once: the table's words, with "1 level" for one level and "2 levels" for two."""
     b = tree_widgets.BatchingExplorer(trees=1, words=2, seed=0)
     assert b.counts is not None and b.counts.levels == 1
-    assert "9 (8 per level x 1 levels + 1)" in b.table.value and "one node at a time" in b.table.value
+    assert "9 (8 per level x 1 level + 1)" in b.table.value and "one node at a time" in b.table.value
+    b = tree_widgets.BatchingExplorer(trees=1, words=3, seed=0)
+    assert b.counts is not None and b.counts.levels == 2
+    assert "17 (8 per level x 2 levels + 1)" in b.table.value

@@ -177,7 +177,7 @@ LATER: list[tuple[str, Callable[[], Any], Callable[[Any], None], tuple[str, ...]
     ("control flow above", ControlFlowExplorer, lambda w: w.set_input(x=99), ("x=99 is above 3",
                                                                               "The slider goes from -3 to 3")),
     ("control flow unknown", ControlFlowExplorer, lambda w: w.set_input(q=1.0), ("has no input 'q'",
-                                                                                  "its inputs are x")),
+                                                                                  "its only input is x")),
     ("session feed nan", SessionExplorer, lambda w: w.feed(x=NAN), ("x must be a finite number, got nan",
                                                                     "pass a number, like x=1.5")),
     ("session feed inf", SessionExplorer, lambda w: w.feed(x=INF), ("x must be a finite number, got inf",

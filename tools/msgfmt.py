@@ -27,7 +27,7 @@ PACKAGE = ROOT / "course_lib"
 LOCALE = PACKAGE / "locale"
 CATALOGUE = LOCALE / "fr" / "LC_MESSAGES" / "course_lib.po"
 #: the functions that mark a message for translation (course_lib.i18n): name -> the string arguments that are ids
-MARKERS = {"_": 1, "gettext": 1, "N_": 1, "Lazy": 1, "say": 1, "Said": 1, "ngettext": 2}
+MARKERS = {"_": 1, "gettext": 1, "N_": 1, "Lazy": 1, "say": 1, "Said": 1, "ngettext": 2, "Plural": 2}
 
 
 @dataclass

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from .loader import load_tensorflow, load_torch, require
 from .quiet import captured
 
@@ -60,7 +61,7 @@ class Exported:
 
     def __repr__(self) -> str:
         if self.ok:  # the words of a repr a notebook prints, translated; the class name and the error stay as they are
-            return _("Exported(ok, {n} fx nodes)").format(n=self.size)  # an exported graph has 2 nodes or more
+            return ngettext("Exported(ok, {n} fx node)", "Exported(ok, {n} fx nodes)", self.size).format(n=self.size)
         return _("Exported(failed: {error})").format(error=self.error)
 
 

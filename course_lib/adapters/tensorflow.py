@@ -63,14 +63,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph, Node
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 from . import MAX_VALUE_ELEMENTS, small_value
 from .loader import load_tensorflow
 
 __all__ = ["BODY_LABELS", "CANNOT_CONVERT", "CANNOT_NAME", "KERAS_NOT_A_GRAPH", "NOT_OUTPUTS", "PICK_A_TRACE", "OpCount",
            "count_ops", "to_graph"]
 
-NOT_OUTPUTS = N_("outputs {missing} are not operations of this graph")
+NOT_OUTPUTS = Plural("output {missing} is not an operation of this graph",
+                     "outputs {missing} are not operations of this graph")  # n: how many are missing
 PICK_A_TRACE = N_("a tf.function can trace many graphs (one per input signature); pass one of them: "
                   "to_graph(f.get_concrete_function(tf.TensorSpec([3], tf.float32))) or to_graph(f, args=(x,))")
 KERAS_NOT_A_GRAPH = N_("a Keras object ({kind}) is not a graph yet: call it inside a tf.function and convert the "
@@ -127,7 +128,7 @@ def to_graph(
     conv.run()
     missing = [m for m in marked if m not in conv.top]
     if missing:
-        raise ValueError(say(NOT_OUTPUTS, missing=missing))
+        raise ValueError(say(NOT_OUTPUTS, missing=missing, n=len(missing)))
     conv.ir.mark_output(*[conv.top[m] for m in marked])
     return conv.ir
 

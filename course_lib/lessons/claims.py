@@ -346,7 +346,9 @@ def check(notebook_dir: str | Path, lang: str = "en") -> list[str]:
         else:
             early = [key for key, (status, verdict) in mine.items() if verdict or status]
             if early:
-                problems.append(f"{name} does not exist, yet claims {', '.join(early)} have verdicts")
+                claims = "claims" if len(early) > 1 else "claim"
+                have = "have verdicts" if len(early) > 1 else "has a verdict"
+                problems.append(f"{name} does not exist, yet {claims} {', '.join(early)} {have}")
     return problems
 
 

@@ -49,7 +49,7 @@ from ..i18n import gettext as _
 __all__ = ["ANSWER_WITH_A_NUMBER", "ANSWER_WITH_A_NUMBER_OF", "CHOSE", "COULD_NOT_CHECK", "HINT", "NOT_ANSWERED",
            "NOT_IT", "NUMBER_OF", "ONE_LETTER", "REPLACE_THE_DOTS", "TRY_AGAIN", "WELL_DONE", "Checker", "Exercise", "Later",
            "Result", "and_list", "choice", "clauses", "count_is", "forget_attempts", "names", "number", "pairs", "same", "shown",
-           "whole_number"]
+           "then", "whole_number"]
 
 NOT_ANSWERED = ...
 
@@ -240,7 +240,7 @@ class Exercise:
             said = message or say(WELL_DONE)
             return Result(self.key, True, said, said=said)
         text, level = self._hint(self.attempts - 1)
-        return Result(self.key, False, (message + ". " if message else "") + text, said=message, hint=level)
+        return Result(self.key, False, then(message, text), said=message, hint=level)
 
     def _judge(self, answer: Any) -> tuple[bool, str]:
         if callable(self.expect):
@@ -254,6 +254,18 @@ class Exercise:
             return _(fallback or TRY_AGAIN), None
         level = min(k, len(self.hints) - 1)
         return _(HINT).format(hint=shown(self.hints[level])), level
+
+
+def then(message: str, text: str) -> str:
+    """A verdict followed by a hint or "try again": ``message. text``, without the period when the verdict already
+    ends a sentence with ``? ! .`` or ``…`` (in any language: French puts a no-break space before ``?``).
+
+    >>> then("not quite", "Hint: x"), then("how many are on padding?", "Hint: x"), then("", "try again")
+    ('not quite. Hint: x', 'how many are on padding? Hint: x', 'try again')
+    """
+    if not message:
+        return text
+    return message + (" " if message.rstrip().endswith(("?", "!", ".", "…")) else ". ") + text
 
 
 def same(answer: Any, expect: Any, rtol: float = 1e-6) -> bool:

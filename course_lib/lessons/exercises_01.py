@@ -39,7 +39,7 @@ COUNTS_WHY = N_("TensorFlow {tf} (two Placeholders, Mul, Sin, AddV2: one op per 
                 "AddBackward0)")
 TF_COUNT_WRONG = N_("the TensorFlow count is not right")
 TORCH_COUNT_WRONG = N_("the PyTorch count is not right")
-BOTH_COUNTS_WRONG = N_("the TensorFlow count and the PyTorch count is not right")
+BOTH_COUNTS_WRONG = N_("the TensorFlow count and the PyTorch count are not right")
 
 
 def _static_graph(text: str) -> Graph:

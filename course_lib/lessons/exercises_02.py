@@ -18,7 +18,7 @@ from typing import Any
 from .. import i18n
 from .. import static as st
 from ..adapters.quiet import summarize
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 from ..i18n import gettext as _
 from . import tiny_static as ts
 from .exercises import Exercise, Later, choice, clauses, count_is, names, number, same, shown
@@ -39,7 +39,7 @@ FINALIZE_CHOICES = {
 ANSWER_NAMES = N_("answer with the names, e.g. {example}")
 FEEDS_WHY = N_("z reads y (which needs x and w) and b·(x·w): all three holes must be filled")
 MISSING = N_("missing {names}")
-NOT_NEEDED = N_("{names} is not needed")
+NOT_NEEDED = Plural("{names} is not needed", "{names} are not needed")  # n: how many names
 BOTH = N_("{missing}; {extra}")
 COMPILES_WHY = N_("1 for the first fetch of y, 0 for new values, 1 for the new fetch z, and 1 more because the graph "
                   "changed, so the cached plan for y was no longer valid")
@@ -75,11 +75,11 @@ def needed_feeds() -> Exercise:
             return True, say(FEEDS_WHY)
         missing, extra = sorted(truth - given), sorted(given - truth)
         if missing and extra:
-            return False, say(BOTH, missing=_(MISSING).format(names=", ".join(missing)),
-                              extra=_(NOT_NEEDED).format(names=", ".join(extra)))
+            return False, say(BOTH, missing=say(MISSING, names=", ".join(missing)),
+                              extra=say(NOT_NEEDED, names=", ".join(extra), n=len(extra)))
         if missing:
             return False, say(MISSING, names=", ".join(missing))
-        return False, say(NOT_NEEDED, names=", ".join(extra))
+        return False, say(NOT_NEEDED, names=", ".join(extra), n=len(extra))
 
     return Exercise("02.1", N_("Which placeholders must be fed to fetch 'z'?"), check,
                     hints=[N_("follow z's inputs back until you reach placeholders (the SessionExplorer shows them)"),

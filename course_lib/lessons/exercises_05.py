@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import i18n
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 from .compiling import StaticChain, break_even
 from .exercises import NOT_IT, Exercise, choice, whole_number
 
@@ -39,7 +39,8 @@ TOO_MANY_TRACES = N_("too many: the same shapes and dtypes with new tensor value
 WHOLE_NUMBER_OF_CALLS = N_("answer with a whole number of calls")
 BREAK_EVEN_WHY = N_("{n} calls: {first} + {rest} × {later} ms ≤ {n} × {eager} ms, and one call fewer is not enough")
 ONE_SHORT = N_("one short: at that count the compiled calls still take a little longer")
-WITH_N_CALLS = N_("with {n} calls, compiled takes {compiled} s, eager {eager} s")
+WITH_N_CALLS = Plural("with {n} call, compiled takes {compiled} s, eager {eager} s",
+                      "with {n} calls, compiled takes {compiled} s, eager {eager} s")
 A_LIST_OF_SPECS = N_("input_signature is a list with one spec per argument: {example}")
 TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
 OTHER_NUMBERS = N_("the function ran, but gave other numbers: keep the dtype float64")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 from . import fold, tree_rnn, trees
 from .exercises import Exercise, choice, count_is
 
@@ -38,7 +38,7 @@ SHAPES_WHY = N_("{n} shapes: ((* *) *), (* (* *)) and ((* *) (* *)); the words n
                 "read as ((the big) cat)")
 TREE_AS_TEXT = N_("answer with the tree as text, in quotes, like {example}")
 NOT_A_TREE_YET = N_("that is not a tree yet: {error}")
-WORD_COUNT = N_("it has {n} words; use exactly {words}")
+WORD_COUNT = Plural("it has {n} word; use exactly {words}", "it has {n} words; use exactly {words}")
 TALLEST_WHY = N_("height {n}: a chain of {n} cells, each waiting for the one before -- the worst case for batching by "
                  "depth, which needs one level per cell")
 TALLER_EXISTS = N_("its height is {n}; a taller one exists")

@@ -49,6 +49,7 @@ from .. import graph as ir
 from .. import static as st
 from ..i18n import N_, say
 from ..i18n import gettext as _
+from ..render.words import plural
 from .tree_rnn import CELL_OPS, TreeRNN, recorded_ops
 from .trees import Tree
 
@@ -202,7 +203,7 @@ class FoldGraph:
         if max_levels < 1:
             raise ValueError(say(MAX_LEVELS_TOO_SMALL))
         self.net, self.max_levels = net, max_levels
-        self.graph = st.Graph(f"fold, {max_levels} levels")
+        self.graph = st.Graph(f"fold, {plural(max_levels, 'level')}")
         self.sel: list[tuple[st.Tensor, st.Tensor, st.Tensor]] = []
         with self.graph.as_default():
             W_L, W_R = st.Variable(net.W_L, name="W_L"), st.Variable(net.W_R, name="W_R")

@@ -25,7 +25,7 @@ from .. import dynamic as dy
 from .. import i18n
 from .. import static as st
 from .. import trace as tr
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 from ..i18n import gettext as _
 from .debugging import locals_at_return
 from .exercises import Checker, and_list, number, pairs
@@ -54,11 +54,16 @@ YES_NODES = N_("yes: {n} nodes")
 TOO_MANY = N_("too many")
 TOO_FEW = N_("too few")
 PROGRAM_RAISED = N_("your program raised {error}: {text}")
-SAME_GRAPH = N_("both inputs give the same graph ({n} nodes, same operations): the structure must depend on the "
-                "value, e.g. through an `if` or a `while` on x")
-GRAPH_DIFFERS = N_("the graph has {a} nodes for {inputs_a} and {b} for {inputs_b}")
-GRAPH_DIFFERS_SAME_SIZE = N_("the graph has {a} nodes for {inputs_a} and {b} for {inputs_b} (same size, different "
-                             "operations)")
+SAME_GRAPH = Plural("both inputs give the same graph ({n} node, same operations): the structure must depend on the "
+                    "value, e.g. through an `if` or a `while` on x",
+                    "both inputs give the same graph ({n} nodes, same operations): the structure must depend on the "
+                    "value, e.g. through an `if` or a `while` on x")
+GRAPH_DIFFERS = Plural("the graph has {a} node for {inputs_a} and {b} for {inputs_b}",
+                       "the graph has {a} nodes for {inputs_a} and {b} for {inputs_b}", count="a")
+GRAPH_DIFFERS_SAME_SIZE = Plural("the graph has {a} node for {inputs_a} and {b} for {inputs_b} (same size, different "
+                                 "operations)",
+                                 "the graph has {a} nodes for {inputs_a} and {b} for {inputs_b} (same size, different "
+                                 "operations)", count="a")
 ANSWER_THE_NUMBER = N_("answer with the number {name} holds (a float), e.g. 1.25")
 NOT_A_VARIABLE = N_("{name!r} is not a variable of {program}")
 THE_PROGRAM = N_("the program")
@@ -72,23 +77,25 @@ RUNNING_RAISED = N_("running your graph at {name} = {x} raised {error}: {text}")
 GIVES_OTHER = N_("it builds, but at {name} = {x} it gives {got} where the original gives {want}")
 BUILDS = N_("it builds ({n} nodes) and agrees with the original at {points}")
 BUILDS_WITH_COND = N_("it builds ({n} nodes, with a cond) and agrees with the original at {points}")
-ANSWER_NUMBERS_IN_ORDER = N_("answer with {n} whole numbers in this order: ({keys})")
+ANSWER_NUMBERS_IN_ORDER = Plural("answer with {n} whole number in this order: ({keys})",
+                                 "answer with {n} whole numbers in this order: ({keys})")
 YES_REPORT = N_("yes: {report}")
 LOOK_AGAIN = N_("not quite: look again at {keys}")
 #: the keys of :func:`compile_report` as a student reads them (the keys themselves stay English: code reads them)
 REPORT_WORDS = {"pruned": N_("pruned"), "folded": N_("folded"), "merged": N_("merged")}
-ANSWER_VALUES = N_("answer with a list of {n} values: [{names}]")
+ANSWER_VALUES = Plural("answer with a list of {n} value: [{names}]", "answer with a list of {n} values: [{names}]")
 YES_VALUES = N_("yes: {values}")
 ONE_NOT_RIGHT = N_("{names} is not right")
 SOME_NOT_RIGHT = N_("{names} are not right")
 PASS_THE_FUNCTION = N_("pass your function itself, e.g. {example}")
 YES_AUTOGRAD = N_("yes: {n} autograd nodes")
-AUTOGRAD_NODES = N_("your output has {got} autograd nodes behind it, not {n}")
+AUTOGRAD_NODES = N_("your output has {got} autograd nodes behind it, not {n}")  # got >= 2: a grad_fn and a leaf
 PASS_FUNCTION_OR_MODULE = N_("pass your function or module itself")
 EXPORT_FAILED = N_("torch.export failed: {error}")
 EXPORTED_BUT_RAISED = N_("exported, but running it on {input} raised {error}: {text}")
 EXPORTED_BUT_GIVES = N_("exported, but for input {input} it gives {got}, not {want}")
-EXPORTED = N_("exported ({n} nodes) and it agrees on all {k} inputs")
+EXPORTED = Plural("exported ({n} nodes) and it agrees on the {k} input",
+                   "exported ({n} nodes) and it agrees on all {k} inputs", count="k")  # an exported graph: 2+ nodes
 
 # ---------------------------------------------------------------------------------------------------- facts
 def node_count(program: Callable[..., Any], style: str, inputs: dict[str, float]) -> int:

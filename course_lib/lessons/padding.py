@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..i18n import N_, ngettext, number, say
+from ..i18n import N_, Plural, ngettext, number, say
 from ..i18n import gettext as _
 
 __all__ = ["PaddingCount", "bucketed_count", "buckets", "grid_svg", "lengths_with_spread", "pad", "padding_count",
@@ -35,9 +35,12 @@ _TEXT = ("the film opens on a quiet street and never lets go the actors carry ev
          "lifts the slow middle part into something quite lovely even if the ending feels rushed")
 
 NO_SENTENCE = N_("pad() needs at least one sentence")
-TOO_SHORT = N_("cannot pad to {steps} steps: the longest sentence has {longest} words; pad to at least {longest}, "
-               "or cut the sentence short")
-PAD_TO_SHORT = N_("pad_to={steps} is shorter than the longest sentence ({longest} words)")
+TOO_SHORT = Plural("cannot pad to {steps} step: the longest sentence has {longest} words; pad to at least {longest}, "
+                   "or cut the sentence short",
+                   "cannot pad to {steps} steps: the longest sentence has {longest} words; pad to at least {longest}, "
+                   "or cut the sentence short", count="steps")  # longest > steps: plural when steps is 1
+PAD_TO_SHORT = Plural("pad_to={steps} is shorter than the longest sentence ({longest} word)",
+                      "pad_to={steps} is shorter than the longest sentence ({longest} words)", count="longest")
 K_OR_BOUNDARIES = N_("give either k (number of buckets) or boundaries (upper length limits), not both")
 K_TOO_SMALL = N_("k must be at least 1")
 STEPS = N_("{total} cell steps: {real} on words, {padded} on padding ({wasted} wasted)")
@@ -266,7 +269,6 @@ def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None,
 def _group_label(lens: list[int], group: list[int], k: int, groups: int) -> str:
     """What the grid writes after a group: how far it is padded and how many zeros that takes (and which bucket)."""
     count = padding_count([lens[i] for i in group])
-    # English says "zeros" whatever the count (as the notebooks show it); French has its singular
-    said = ngettext("padded to {steps}, {zeros} zeros", "padded to {steps}, {zeros} zeros",
+    said = ngettext("padded to {steps}, {zeros} zero", "padded to {steps}, {zeros} zeros",
                     count.padded).format(steps=max(lens[i] for i in group), zeros=count.padded)
     return _("bucket {k}: {padded}").format(k=k + 1, padded=said) if groups > 1 else said

@@ -45,8 +45,9 @@ import numpy as np
 from .. import dynamic as dy
 from .. import static as st
 from ..graph import Graph
-from ..i18n import N_, Said, number, say
+from ..i18n import N_, Plural, Said, ngettext, number, say
 from ..i18n import gettext as _
+from ..render.words import plural
 from .padding import (
     PaddingCount,
     bucketed_count,
@@ -99,9 +100,12 @@ SENTENCES: tuple[str, ...] = (
 
 NO_STEP = N_("a static unroll needs at least one step")
 BAD_SHAPE = N_("x must have shape (batch, steps, {dim}), got {shape}")
-WRONG_LENGTH = N_("this graph was built for exactly {steps} steps, the batch has {got}: a static graph's length is "
-                  "fixed. Pad the batch to {steps} with pad(sentences, length={steps}), or build (and compile) another "
-                  "graph for that length")
+WRONG_LENGTH = Plural("this graph was built for exactly {steps} step, the batch has {got}: a static graph's length is "
+                      "fixed. Pad the batch to {steps} with pad(sentences, length={steps}), or build (and compile) "
+                      "another graph for that length",
+                      "this graph was built for exactly {steps} steps, the batch has {got}: a static graph's length is "
+                      "fixed. Pad the batch to {steps} with pad(sentences, length={steps}), or build (and compile) "
+                      "another graph for that length", count="steps")
 #: The strategies :func:`strategy_costs` times, by their labels (keys of its ``times`` and ``steps``, in English).
 PADDED, BUCKETED, ONE_BY_ONE = (N_("our static engine: padded, one graph"),
                                 N_("our static engine: {n} buckets, {n} graphs"),
@@ -253,7 +257,7 @@ class StaticUnroll:
         self.rnn = rnn
         self.steps = int(steps)
         self.masked = masked
-        self.graph = st.Graph(f"static RNN, {self.steps} steps")
+        self.graph = st.Graph(f"static RNN, {plural(self.steps, 'step')}")
         self.xs: list[st.Tensor] = []
         self.masks: list[st.Tensor] = []
         with self.graph.as_default():
@@ -349,8 +353,10 @@ class StrategyCosts:
         order = sorted(self.times, key=lambda k: self.times[k].median)
 
         def steps(k: str) -> str:
-            shown = _(" ({n} cell steps)").format(n=number(self.steps[k], spec=",")) if k in self.steps else ""
-            return self.label(k) + shown
+            n = self.steps.get(k)
+            if n is None:
+                return self.label(k)
+            return self.label(k) + ngettext(" ({n} cell step)", " ({n} cell steps)", n).format(n=number(n, spec=","))
 
         return say(RANKING, fastest=steps(order[0]), slowest=steps(order[-1]))
 

@@ -35,7 +35,7 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..i18n import N_, ngettext, number, say
+from ..i18n import N_, Plural, ngettext, number, say
 from ..i18n import gettext as _
 from ..widgets.base import (
     CourseWidget,
@@ -68,11 +68,14 @@ FETCH_NOT_IN_GRAPH = N_("fetch={fetch} is not an operation of this graph: pass o
 FEEDS_NOT_A_DICT = N_("feeds={feeds} is not a dict: pass the placeholders to feed and their values, like {example} "
                       "(the widget feeds what the fetch needs, at 1.0, for now).")
 WIDEN = N_("{problem} Pass low= and high= to widen the sliders.")
-FEEDS_NOT_A_PLACEHOLDER = N_("feeds: {name} is not a placeholder of this graph; its placeholders are {inputs}.")
+FEEDS_NOT_A_PLACEHOLDER = Plural("feeds: {name} is not a placeholder of this graph; its only placeholder is {inputs}.",
+                                  "feeds: {name} is not a placeholder of this graph; its placeholders are {inputs}.")
 FEEDS_NO_PLACEHOLDER = N_("feeds: {name} is not a placeholder of this graph; its placeholders are none.")
-NOT_A_PLACEHOLDER = N_("{name} is not a placeholder of this graph; its placeholders are {inputs}")
+NOT_A_PLACEHOLDER = Plural("{name} is not a placeholder of this graph; its only placeholder is {inputs}",
+                            "{name} is not a placeholder of this graph; its placeholders are {inputs}")
 NO_PLACEHOLDER = N_("{name} is not a placeholder of this graph; its placeholders are none")
-NO_NODE_TO_FETCH = N_("there is no node {name} to fetch; the graph's operations are {names}")
+NO_NODE_TO_FETCH = Plural("there is no node {name} to fetch; the graph's only operation is {names}",
+                           "there is no node {name} to fetch; the graph's operations are {names}")
 FEED_NOT_A_NUMBER = N_("{k} must be a number, got {got}: pass a number, like {k}=1.5 (nothing was fed to {k}).")
 FEED_NOT_FINITE = N_("{k} must be a finite number, got {got}: pass a number, like {k}=1.5 (nothing was fed to {k}).")
 NOTHING_TO_FETCH = N_("this graph has no operation to fetch")
@@ -200,7 +203,7 @@ class SessionExplorer(CourseWidget):
             feeds = {n: 1.0 for n in self._needed_placeholders(fetch)}
         inputs = [n.name for n in self.graph.nodes if n.kind == "input"]
         problems += [say(FEEDS_NOT_A_PLACEHOLDER if inputs else FEEDS_NO_PLACEHOLDER, name=repr(k),
-                         inputs=", ".join(inputs)) for k in feeds if k not in inputs]
+                         inputs=", ".join(inputs), n=len(inputs)) for k in feeds if k not in inputs]
         self._make_feeds(feeds)
         self._set_options(names, fetch)
         self._last_request = None
@@ -210,7 +213,8 @@ class SessionExplorer(CourseWidget):
     def set_fetch(self, name: str) -> None:
         """Fetch another node (the same as choosing it in the dropdown)."""
         if name not in self.fetch.options:
-            self.show_error(say(NO_NODE_TO_FETCH, name=repr(name), names=", ".join(self.fetch.options)))
+            self.show_error(say(NO_NODE_TO_FETCH, name=repr(name), names=", ".join(self.fetch.options),
+                                n=len(self.fetch.options)))
             return
         if self.fetch.value == name:
             self._run()
@@ -224,7 +228,7 @@ class SessionExplorer(CourseWidget):
             for k, v in values.items():
                 if k not in self._feeds:
                     problems.append(say(NOT_A_PLACEHOLDER if self._feeds else NO_PLACEHOLDER, name=repr(k),
-                                        inputs=", ".join(self._feeds)))
+                                        inputs=", ".join(self._feeds), n=len(self._feeds)))
                     continue
                 box, slider = self._feeds[k]
                 got, problem = read_number(v, k, slider.value, low=slider.min, high=slider.max)

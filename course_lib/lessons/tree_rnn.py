@@ -38,6 +38,7 @@ from .. import dynamic as dy
 from .. import graph as ir
 from .. import static as st
 from ..i18n import N_, say
+from ..render.words import plural
 from .trees import Tree, word_vector
 
 __all__ = ["CELL_OPS", "ShapeCache", "StaticTree", "TreeRNN", "cells", "graph_view", "leaf_label", "phrase_label", "recorded_ops"]
@@ -198,7 +199,7 @@ class ShapeCache:
         return sum(g.session.compile_count for g in self.graphs.values())
 
     def __repr__(self) -> str:
-        return f"ShapeCache({self.graphs_built} graphs built, {self.compiles} compiles)"
+        return f"ShapeCache({plural(self.graphs_built, 'graph')} built, {plural(self.compiles, 'compile')})"
 
 
 def recorded_ops(t: Any) -> int:

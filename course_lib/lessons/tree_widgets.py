@@ -244,8 +244,7 @@ class BatchingExplorer(CourseWidget):
         size = self.sizes.ui
         rows = [(_("trees"), c.trees, c.trees), (_("cells to compute (phrases)"), c.phrases, c.phrases),
                 (_("ops run"), _("{n} ({per} per phrase)").format(n=c.per_node, per=tree_rnn.CELL_OPS),
-                 # English says "levels" even for one (its text as it was); French says niveau / niveaux
-                 ngettext("{n} ({per} per level x {levels} levels + 1)", "{n} ({per} per level x {levels} levels + 1)",
+                 ngettext("{n} ({per} per level x {levels} level + 1)", "{n} ({per} per level x {levels} levels + 1)",
                           c.levels).format(n=c.by_depth, per=fold.LEVEL_OPS, levels=c.levels))]
         body = "".join(f"<tr><td style='padding:2px 10px'>{esc(a)}</td><td style='padding:2px 10px'>{esc(b)}</td>"
                        f"<td style='padding:2px 10px'>{esc(d)}</td></tr>" for a, b, d in rows)

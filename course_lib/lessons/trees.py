@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..expr import ExpressionError
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 
 __all__ = ["MAX_DEPTH", "MAX_WORD", "MAX_WORDS", "Tree", "TreeError", "parse", "random_tree"]
 
@@ -50,7 +50,8 @@ MAX_WORD = 40
 NOT_TEXT = N_("a tree is text like '((the cat) sat)', got a {type}")
 EMPTY = N_("the tree is empty")
 EMPTY_HINT = N_("Type words in brackets, for example ((the cat) sat)")
-TOO_DEEP = N_("the tree is nested deeper than {max_depth} levels")
+TOO_DEEP = Plural("the tree is nested deeper than {max_depth} level",
+                  "the tree is nested deeper than {max_depth} levels", count="max_depth")
 TOO_DEEP_HINT = N_("A sentence rarely needs that many; remove some brackets")
 CLOSES_NOTHING = N_("this ')' closes nothing")
 CLOSES_NOTHING_HINT = N_("Remove it, or add a '(' before it")
@@ -60,7 +61,7 @@ WORD_TOO_LONG = N_("a word longer than {max_word} characters")
 WORD_TOO_LONG_HINT = N_("Use shorter words")
 CONTROL_CHARACTER = N_("a word with a control character")
 CONTROL_CHARACTER_HINT = N_("Type plain words")
-TOO_MANY_WORDS = N_("more than {max_words} words")
+TOO_MANY_WORDS = Plural("more than {max_words} word", "more than {max_words} words", count="max_words")
 TOO_MANY_WORDS_HINT = N_("Try a shorter sentence")
 NEVER_CLOSED = N_("this '(' is never closed")
 NEVER_CLOSED_HINT = N_("Add a ')' at the end, or remove this '('")

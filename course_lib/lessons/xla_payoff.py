@@ -42,10 +42,10 @@ from ..adapters.quiet import captured
 from ..i18n import N_, Said, ngettext, number, say
 from ..i18n import gettext as _
 from ..measure import Measurement, fmt_seconds, measure, stamp
-from .compiling.tables import MEASURED_WITH, compare
+from .compiling.tables import compare, measured_with
 
-__all__ = ["EAGER", "TF_FUNCTION", "XLA", "Way", "XlaPayoff", "break_even_calls", "compare", "graph_ops",
-           "kernel_counts", "mlp_params", "run", "tf_mlp", "torch_mlp", "xla_kernels"]
+__all__ = ["EAGER", "TF_FUNCTION", "XLA", "Way", "XlaPayoff", "break_even_calls", "captured_note", "compare",
+           "graph_ops", "kernel_counts", "mlp_params", "run", "tf_mlp", "torch_mlp", "xla_kernels"]
 
 #: The ways, by their names: keys of ``XlaPayoff.ways`` (shown with ``_(name)``: "TF eager" is said in French).
 EAGER, TF_FUNCTION, XLA = N_("TF eager"), "tf.function", "tf.function(jit_compile=True)"
@@ -212,7 +212,7 @@ class XlaPayoff:
 
         rows = [f"| {_(w.name)} | {cell(w.first)} | {cell(w.steady)} |" for w in self.ways.values()]
         libs = ", ".join(f"{k} {self.stamp[k]}" for k in ("tensorflow", "torch") if k in self.stamp)
-        measured = _(MEASURED_WITH).format(libs=libs, cpu=self.stamp.get("cpu", "?"), cpus=self.stamp.get("cpus", "?"))
+        measured = measured_with(libs, self.stamp.get("cpu", "?"), self.stamp.get("cpus", "?"))
         return "\n".join([_("MLP on a batch of {rows} × {columns} (float32)").format(rows=self.shape[0],
                                                                                     columns=self.shape[1]) + "\n",
                           _("| way | first call: median (IQR, calls) | steady call: median (IQR, calls) |"),
@@ -241,11 +241,16 @@ class XlaPayoff:
         if n is None:
             return say(NEVER_CAUGHT_UP, compiled=_(compiled), base=_(base), steady_a=fmt_seconds(a.steady.median),
                        steady_b=fmt_seconds(b.steady.median))
-        # English says "calls" whatever n (the text the notebooks print); French has its singular
-        calls = ngettext("{n} calls", "{n} calls", n).format(n=number(n, spec=","))
+        calls = ngettext("{n} call", "{n} calls", n).format(n=number(n, spec=","))
         return say(CAUGHT_UP, compiled=_(compiled), base=_(base), calls=calls,
                    first=fmt_seconds(a.first.median - b.first.median),
                    saved=fmt_seconds(b.steady.median - a.steady.median))
+
+
+def captured_note(graphs: int) -> str:
+    """The inductor row's note when it ran: ``"run, 2 graphs captured and compiled"`` ("1 graph" for one)."""
+    return ngettext("run, {n} graph captured and compiled", "run, {n} graphs captured and compiled",
+                    graphs).format(n=graphs)
 
 
 def _first_calls(make: Callable[[], Callable[[], Any]], repeat: int) -> tuple[Measurement, list[Any]]:
@@ -330,8 +335,6 @@ def run(inductor: bool = False, batch: int = 1024, features: int = 64, hidden: i
         more, more_out = _inductor_ways(params, x, budget)
         ways.update(more)
         outputs.update(more_out)
-        graphs = more[INDUCTOR].traces or 0  # English says "graph" whatever the count; French has its plural
-        note = ngettext("run, {n} graph captured and compiled", "run, {n} graph captured and compiled",
-                        graphs).format(n=graphs)
+        note = captured_note(more[INDUCTOR].traces or 0)
     diffs = {k: float(np.max(np.abs(v - outputs[EAGER]))) for k, v in outputs.items() if k != EAGER}
     return XlaPayoff((batch, features), ways, diffs, tolerance, ops, kernels, note)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import graph as ir
 from .. import ops as _ops
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 from .shapes import infer
 
 __all__ = [
@@ -77,8 +77,10 @@ MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-by-run tenso
                   "define-then-run graph (course_lib.static), whose values only exist when a Session runs it. Run a "
                   "program entirely with one of them: program(st, ...) or program(dy, ...)")
 NAME_NOT_TEXT = N_("a {what}'s name must be non-empty text, like {what}('x'); got {name!r}")
-SHAPE_IS_A_NUMBER = N_("placeholder {name!r}: shape=({size},) for a vector of {size} numbers (a shape is a tuple of "
-                       "sizes), or shape=() for one number")
+SHAPE_IS_A_NUMBER = Plural("placeholder {name!r}: shape=({size},) for a vector of {size} number (a shape is a tuple "
+                           "of sizes), or shape=() for one number",
+                           "placeholder {name!r}: shape=({size},) for a vector of {size} numbers (a shape is a tuple "
+                           "of sizes), or shape=() for one number", count="size")
 SHAPE_NOT_SIZES = N_("placeholder {name!r}: shape must be a tuple of sizes such as (3,) or (None, 3) (None = any size), "
                      "() for one number or None for any shape; got {shape!r}")
 BRANCH_RETURNED_NONE = {  # the side of a cond -> its message

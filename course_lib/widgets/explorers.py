@@ -18,7 +18,7 @@ import numpy as np
 from .. import render
 from .. import trace as tr
 from ..graph import short_value
-from ..i18n import N_, ngettext, number, say
+from ..i18n import N_, Plural, ngettext, number, say
 from ..i18n import gettext as _
 from ..ops import OPS
 from ..static import SymbolicBoolError
@@ -169,7 +169,8 @@ VALUES_NOT_A_DICT = N_("values={values} is not a dict: pass each variable's star
                        "values={{'x': 2.0}} (the sliders start at 1 for now).")
 NOT_TEXT = N_("an expression is text, like 'sin(x*w + 1)'; got a {type}")
 NOT_A_PROGRAM = N_("ControlFlowExplorer needs a program (a function of ops and inputs); got a {type}.")
-NO_SUCH_INPUT = N_("{name} has no input {input}; its inputs are {inputs}")
+NO_SUCH_INPUT = Plural("{name} has no input {input}; its only input is {inputs}",
+                        "{name} has no input {input}; its inputs are {inputs}")  # n: how many inputs
 CLIPPED = N_("{problem} The slider goes from {low} to {high}.")
 NOT_FINITE_INPUT = N_("{k} must be a finite number, got {got}: pass a number from {low} to {high} ({k} stays {value}).")
 NOT_A_NUMBER_INPUT = N_("{k} must be a number, got {got}: pass a number from {low} to {high} ({k} stays {value}).")
@@ -386,8 +387,8 @@ class ControlFlowExplorer(_TwoGraphs):
         problems = []
         for k, v in values.items():
             if k not in self.sliders:
-                problems.append(say(NO_SUCH_INPUT, name=self.name, input=repr(k),
-                                    inputs=", ".join(self.sliders) or _("none")))
+                problems.append(say(NO_SUCH_INPUT, name=self.name, input=repr(k),  # none: "its inputs are none"
+                                    inputs=", ".join(self.sliders) or _("none"), n=len(self.sliders) or 2))
                 continue
             s = self.sliders[k]
             got, problem = read_number(v, k, s.value, low=s.min, high=s.max)

@@ -17,6 +17,7 @@ import numpy as np  # noqa: F401 - chain's docstring, which notebook 05 prints, 
 
 from ... import dynamic as dy
 from ... import static as st
+from ...render.words import plural
 
 __all__ = ["C", "StaticChain", "W", "X", "chain", "chain_from", "dynamic_chain"]
 
@@ -63,7 +64,7 @@ class StaticChain:
 
     def __init__(self, n: int, block: int = 8) -> None:
         self.n = int(n)
-        self.graph = st.Graph(f"chain of {self.n} ops")
+        self.graph = st.Graph(f"chain of {plural(self.n, 'op')}")
         with self.graph.as_default():
             self.x, self.c = st.placeholder("x"), st.placeholder("c")
             self.w = st.Variable(W, name="w")

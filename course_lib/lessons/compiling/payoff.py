@@ -22,7 +22,7 @@ import numpy as np
 from ... import render
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
-from ...i18n import N_, Said, say
+from ...i18n import N_, Plural, Said, say
 from ...i18n import gettext as _
 from ...measure import Measurement, fmt_seconds, measure
 from .chains import C, StaticChain, W, X, chain, dynamic_chain
@@ -35,10 +35,12 @@ __all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "first_c
 NAMES = {"TF eager": N_("TF eager"), "our static engine": N_("our static engine"),
          "our dynamic engine": N_("our dynamic engine")}
 #: Each size of graph, named where it is shown; ``{n}``: its number of ops (another size: :data:`SIZED`).
-GRAPHS = {"small": N_("small graph ({n} ops)"), "large": N_("large graph ({n} ops)")}
-SIZED = N_("{size} graph ({n} ops)")
-CHAINS = {"small": N_("small graph: a chain of {n} ops"), "large": N_("large graph: a chain of {n} ops")}
-SIZED_CHAIN = N_("{size} graph: a chain of {n} ops")
+GRAPHS = {"small": Plural("small graph ({n} op)", "small graph ({n} ops)"),
+          "large": Plural("large graph ({n} op)", "large graph ({n} ops)")}
+SIZED = Plural("{size} graph ({n} op)", "{size} graph ({n} ops)")
+CHAINS = {"small": Plural("small graph: a chain of {n} op", "small graph: a chain of {n} ops"),
+          "large": Plural("large graph: a chain of {n} op", "large graph: a chain of {n} ops")}
+SIZED_CHAIN = Plural("{size} graph: a chain of {n} op", "{size} graph: a chain of {n} ops")
 #: The graph alone, in progress lines and trace counts.
 SIZE_WORDS = {"small": N_("small graph"), "large": N_("large graph")}
 #: What :meth:`BreakEven.sentences` says of one pair: compiling never pays, or it pays after ``k`` runs.
@@ -93,7 +95,7 @@ class BreakEven:
 
     def graph(self, size: str) -> str:
         """``"small graph (2 ops)"``: a size of graph as the sentences and the table name it."""
-        return (_(GRAPHS[size]) if size in GRAPHS else _(SIZED)).format(size=size, n=self.sizes[size])
+        return str(say(GRAPHS.get(size, SIZED), size=size, n=self.sizes[size]))
 
     def sentences(self) -> list[Said]:
         """What this run's medians say, pair by pair, in words computed from them (no verdict typed in advance).
@@ -198,8 +200,7 @@ def _break_even_figure(plt: Any, be: BreakEven, n: Any, max_runs: int) -> Any:
                             textcoords="offset points", xytext=(6, -14), fontsize="small", color=styles[compiled][0])
         ax.set_xscale("log")
         ax.set_yscale("log")
-        title = _(CHAINS[size]) if size in CHAINS else _(SIZED_CHAIN)
-        ax.set_title(title.format(size=size, n=be.sizes[size]), loc="left")
+        ax.set_title(str(say(CHAINS.get(size, SIZED_CHAIN), size=size, n=be.sizes[size])), loc="left")
         ax.set_xlabel(_("number of runs (log)"))
         ax.grid(True, which="major", alpha=0.3)
     axes[0].set_ylabel(_("total time in seconds (log)"))

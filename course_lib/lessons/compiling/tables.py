@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from typing import Any
 
-from ...i18n import N_, Lazy, Said, ngettext, number, say
+from ...i18n import N_, Lazy, Plural, Said, ngettext, number, say
 from ...i18n import gettext as _
 from ...measure import Measurement, fmt_seconds, stamp
 
-__all__ = ["TIMED", "Table", "compare", "runs_count", "runs_text", "stamp_line", "timed"]
+__all__ = ["TIMED", "Table", "compare", "measured_with", "runs_count", "runs_text", "stamp_line", "timed"]
 
-MEASURED_WITH = N_("measured with {libs} on {cpu} ({cpus} CPUs)")
+#: The line under a table of measured numbers (see :func:`measured_with`); ``n``: the number of CPUs, if known.
+MEASURED_WITH = Plural("measured with {libs} on {cpu} ({cpus} CPU)",
+                       "measured with {libs} on {cpu} ({cpus} CPUs)")
 #: The sentences of :func:`compare`: which median is larger (``spreads``: one of :data:`SPREADS`).
 COST_MORE = N_("On this run, {a} cost more than {b}: {ratio}× (medians {median_a} and {median_b}; {spreads}).")
 COST_LESS = N_("On this run, {a} cost less than {b}: {ratio}× (medians {median_a} and {median_b}; {spreads}).")
@@ -34,7 +37,14 @@ def stamp_line() -> str:
     """Versions and hardware in one line, printed under every table and plot of measured numbers."""
     s = stamp()
     libs = ", ".join(f"{k} {s[k]}" for k in ("python", "numpy", "tensorflow", "torch") if k in s)
-    return _(MEASURED_WITH).format(libs=libs, cpu=s.get("cpu", s.get("machine", "?")), cpus=s.get("cpus", "?"))
+    return measured_with(libs, s.get("cpu", s.get("machine", "?")), s.get("cpus", "?"))
+
+
+def measured_with(libs: str, cpu: str, cpus: Any) -> str:
+    """``measured with numpy 2.3.5 on AMD EPYC (2 CPUs)``; "(1 CPU)" for one. ``cpus`` as the stamp holds it
+    (text: ``"2"``); an unknown count (``"?"``, ``"None"``) takes the plural."""
+    n = int(cpus) if str(cpus).isdigit() else 2
+    return str(say(MEASURED_WITH, libs=libs, cpu=cpu, cpus=cpus, n=n))
 
 
 
@@ -104,6 +114,5 @@ def runs_text(n: int | None) -> str:
 
 
 def runs_count(n: int) -> str:
-    """``"1,234 runs"``: English says "runs" whatever ``n`` (the text the notebooks print); French has its
-    singular."""
-    return ngettext("{n} runs", "{n} runs", n).format(n=number(n, spec=","))
+    """``"1,234 runs"``, ``"1 run"``."""
+    return ngettext("{n} run", "{n} runs", n).format(n=number(n, spec=","))

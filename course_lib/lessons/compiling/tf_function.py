@@ -16,14 +16,14 @@ import numpy as np
 
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
-from ...i18n import N_
+from ...i18n import N_, ngettext
 from ...i18n import gettext as _
 from ...measure import Measurement, measure
 from .chains import X
 from .progress import Progress, ticker
 from .tables import TIMED, Table, compare, timed
 
-__all__ = ["TFFunctionCosts", "from_samples", "tf_function_costs"]
+__all__ = ["TFFunctionCosts", "after_new_shapes", "from_samples", "tf_function_costs"]
 
 #: The rows of :meth:`TFFunctionCosts.table`, in order.
 ROWS = (N_("first call: trace the Python function into a graph, then run it"),
@@ -80,12 +80,17 @@ def tf_function_costs(repeat: int = 5, progress: Progress | None = None) -> TFFu
             t0 = time.perf_counter()
             f(v)
             retraces.append(time.perf_counter() - t0)
-        traces[_("after {n} calls with new shapes").format(n=repeat)] = f.experimental_get_tracing_count()
+        traces[after_new_shapes(repeat)] = f.experimental_get_tracing_count()
     tick(_("eager"))
     eager = measure(lambda: small(x), repeat=repeat, budget=0.1)
     graph_ops = len(f.get_concrete_function(x).graph.get_operations())
     tick()
     return TFFunctionCosts(from_samples(firsts), steady, from_samples(retraces), eager, traces, graph_ops)
+
+
+def after_new_shapes(n: int) -> str:
+    """The trace count's label after ``n`` calls, each with a shape never seen: "after 3 calls with new shapes"."""
+    return ngettext("after {n} call with a new shape", "after {n} calls with new shapes", n).format(n=n)
 
 
 def from_samples(samples: list[float]) -> Measurement:
