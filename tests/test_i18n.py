@@ -60,6 +60,13 @@ def test_every_message_of_course_lib_has_a_french_translation() -> None:
     assert untranslated(ROOT / "course_lib", catalogue()) == []
 
 
+def test_every_entry_of_the_catalogue_is_a_message_of_course_lib() -> None:
+    """No stale French: an entry whose English message is no longer in the code is taken out of the .po."""
+    used = msgfmt.extract(ROOT / "course_lib")
+    stale = [e.msgid for e in catalogue() if e.msgid and (e.msgid, e.msgid_plural) not in used]
+    assert stale == []
+
+
 def test_the_missing_translation_check_fails_on_a_new_message(tmp_path: Path) -> None:
     """A copy of the widgets' base with one more message: the check names it (so the test above can fail)."""
     pkg = tmp_path / "course_lib"
