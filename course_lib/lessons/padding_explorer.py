@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -27,7 +26,7 @@ import numpy as np
 from .. import render
 from ..i18n import N_, ngettext, number, say
 from ..i18n import gettext as _
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number, wider
 from ..widgets.base import ipywidgets as W
 from . import sequences as sq
 
@@ -42,20 +41,6 @@ GRAPH_TITLE = 70
 
 RNN_NOT_TINY = N_("PaddingExplorer's rnn must be a sequences.TinyRNN (e.g. sequences.TinyRNN.make()), or None for "
                   "the course's own; got {type} {rnn}")
-
-
-def wider(size: float, unit: str, labels: Iterable[str]) -> str:
-    """A control's size (a description width), chosen by eye for its English ``labels`` (message ids), widened as
-    much as their longest translation is longer: controls of the lessons' widgets keep their English sizes, and a
-    French word is not cut short (``écart des longueurs`` where ``length spread`` was).
-
-    >>> wider(8.7, "em", ["length spread", "buckets"])
-    '8.7em'
-    """
-    labels = list(labels)
-    english = max((len(t) for t in labels), default=0)
-    shown = max((len(_(t)) for t in labels), default=0)
-    return f"{round(size * max(1.0, shown / english if english else 1.0), 1):g}{unit}"
 
 
 class PaddingExplorer(CourseWidget):

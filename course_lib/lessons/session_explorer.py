@@ -47,10 +47,10 @@ from ..widgets.base import (
     read_number,
     read_range,
     said_by,
+    wider,
 )
 from ..widgets.base import ipywidgets as W
 from ..widgets.explorers import CLIPPED
-from .padding_explorer import wider
 
 __all__ = ["SessionExplorer", "demo_graph"]
 

@@ -20,10 +20,9 @@ import numpy as np
 from .. import render
 from ..i18n import N_, ngettext, say
 from ..i18n import gettext as _
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, message_html, read_number, said_by
+from ..widgets.base import CourseWidget, esc, fit_height, guarded, message_html, read_number, said_by, wider
 from ..widgets.base import ipywidgets as W
 from . import fold, tree_rnn, trees
-from .padding_explorer import wider
 
 __all__ = ["BatchingExplorer", "TreeExplorer"]
 

@@ -18,9 +18,8 @@ from .. import render
 from .. import to_graph as _to_graph
 from ..i18n import N_, say
 from ..i18n import gettext as _
-from ..widgets.base import CourseWidget, guarded, read_number
+from ..widgets.base import CourseWidget, guarded, read_number, wider
 from ..widgets.base import ipywidgets as W
-from .padding_explorer import wider
 
 __all__ = ["UnrollExplorer", "loop_graphs"]
 

@@ -26,7 +26,7 @@ import html
 import re
 import unicodedata
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -46,7 +46,7 @@ else:
 
 __all__ = ["CHROME_PX", "MESSAGE_KINDS", "CourseWidget", "Sizes", "code_html", "esc", "fit_height", "guarded",
            "ipywidgets", "is_number", "message_html", "out_of_range", "quietly", "read_number", "read_range",
-           "read_whole", "require_ipywidgets", "said_by", "said_ids", "widget_css"]
+           "read_whole", "require_ipywidgets", "said_by", "said_ids", "wider", "widget_css"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -335,6 +335,20 @@ NOT_BELOW = N_("low={low} is not below high={high}: pass low < high (the sliders
 #: px of the screen a widget never gets: JupyterLab's menu, tab and tool bars above the notebook and its status
 #: bar below (measured in JupyterLab 4.6: 92 px and 25 px in Presentation Mode at 1280x720), and a margin
 CHROME_PX = 130
+
+
+def wider(size: float, unit: str, labels: Iterable[str]) -> str:
+    """A control's size (a description width), chosen by eye for its English ``labels`` (message ids), widened as
+    much as their longest translation is longer: controls keep their English sizes, and a
+    French word is not cut short (``écart des longueurs`` where ``length spread`` was).
+
+    >>> wider(8.7, "em", ["length spread", "buckets"])
+    '8.7em'
+    """
+    labels = list(labels)
+    english = max((len(t) for t in labels), default=0)
+    shown = max((len(_(t)) for t in labels), default=0)
+    return f"{round(size * max(1.0, shown / english if english else 1.0), 1):g}{unit}"
 
 
 def fit_height(above: int) -> str:
