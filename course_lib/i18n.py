@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Self
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Plural", "Said", "_", "article", "get_language",
-           "gettext", "message_of", "ngettext", "number", "say", "set_language"]
+           "gettext", "message_of", "ngettext", "number", "said_by", "say", "set_language"]
 
 DOMAIN = "course_lib"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -265,3 +265,16 @@ def message_of(error: BaseException) -> Said:
         if isinstance(arg, Said):
             return arg
     raise LookupError(f"{type(error).__name__}({str(error)[:80]!r}) was not raised with a course message (say())")
+
+
+def said_by(error: BaseException) -> str:
+    """The course message an error was raised with (a :class:`Said`, see :func:`message_of`), else its plain text:
+    what a widget or a checker shows and keeps, whoever raised the error.
+
+    >>> said_by(ValueError("plain")), said_by(ValueError(say(N_("step {k} of {n}"), k=1, n=2))).msgid
+    ('plain', 'step {k} of {n}')
+    """
+    try:
+        return message_of(error)
+    except LookupError:
+        return str(error)

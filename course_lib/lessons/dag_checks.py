@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..graph import CycleError, Graph, GraphError
-from ..i18n import N_, Said, message_of, say
+from ..i18n import N_, Said, said_by, say
 from .exercises import Checker
 
 __all__ = ["ANSWER_A_LIST", "ANSWER_A_PAIR", "APPEARS_TWICE", "COMES_BEFORE", "EDGE_ALLOWED", "MISSING_MANY",
@@ -47,14 +47,6 @@ PRINTED_ORDER = N_("that is the order the engine printed; find a different valid
 VALID_ORDER = N_("a valid order: every node comes after its inputs ({order})")
 ANSWER_A_PAIR = N_("answer with a pair of node names (src, dst), e.g. {example}")
 EDGE_ALLOWED = N_("{src} -> {dst} is allowed: {src} does not depend on {dst}, so the graph stays acyclic")
-
-
-def _said(err: Exception) -> str:
-    """The course message an error of the graph was raised with (a Said: its id tells which), else its text."""
-    try:
-        return message_of(err)
-    except LookupError:
-        return str(err)
 
 
 def _names(answer: Any) -> list[str] | None:
@@ -127,11 +119,11 @@ def cycle_checker(graph: Graph) -> Checker:
         try:
             src, dst = copy[names[0]], copy[names[1]]
         except GraphError as err:
-            return False, _said(err)
+            return False, said_by(err)
         try:
             copy.add_edge(src, dst)
         except CycleError as err:
-            return True, _said(err)
+            return True, said_by(err)
         return False, say(EDGE_ALLOWED, src=src.name, dst=dst.name)
 
     return check

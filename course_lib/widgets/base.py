@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .. import render
-from ..i18n import N_, Said, message_of, number, say
+from ..i18n import N_, Said, number, said_by, say
 from ..i18n import gettext as _
 
 try:  # a course dependency, but importing course_lib must not need it: reported when a widget is created
@@ -138,14 +138,6 @@ def code_html(text: Any) -> str:
     'a Python <code>if</code> on x &lt; 1'
     """
     return _BACKTICKS.sub(r"<code>\1</code>", esc(text))
-
-
-def said_by(error: BaseException) -> str:
-    """The course message an error was raised with (a :class:`~course_lib.i18n.Said`), else its plain text."""
-    try:
-        return message_of(error)
-    except LookupError:
-        return str(error)
 
 
 def said_ids(widget: Any) -> list[str | None]:
