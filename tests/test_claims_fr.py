@@ -97,9 +97,9 @@ def test_check_sees_a_missing_french_verdict(monkeypatch) -> None:
 
 @pytest.mark.parametrize("french", FRENCH, ids=lambda p: p.name)
 def test_french_statuses_are_the_french_verdict_cells(french: Path) -> None:
-    """Each French Verdict row: **English status** *(the French ledger's status)*."""
+    """Each French Verdict row opens with the French ledger's status in bold, in French alone (no English status)."""
     problems = claims.verdict_problems(french, lang="fr")
-    keys = {re.search(r": (\S+)'s French verdict", p).group(1) for p in problems}
+    keys = {re.search(r": (\S+)'s verdict", p).group(1) for p in problems}
     assert keys == FRENCH_STATUS_ELSEWHERE.get(french.name, set()), problems
     for key in keys:  # a claim's own notebook always agrees: the ledger copies it
         assert claims.by_key(key).notebook != french.name
@@ -108,16 +108,15 @@ def test_french_statuses_are_the_french_verdict_cells(french: Path) -> None:
 def test_verdict_problems_sees_a_wrong_or_missing_french_status(tmp_path: Path) -> None:
     name = claims.by_key("A3.13").notebook
     rows = ["| Affirmation | Montré dans | Verdict aujourd'hui |", "| --- | --- | --- |",
-            "| A3.11 « x » (Réponse 3) | §2 | **Still true of static graphs.** *(Toujours vrai.)* Texte. |",
-            "| A3.12 « x » (Réponse 3) | §4 | **History.** Pas de statut français. |",
-            "| A3.13 « x » (Réponse 3) | §4 | **Still true.** *(Toujours vrai.)* Texte. |"]
+            "| A3.11 « x » (Réponse 3) | §2 | **Toujours vrai.** Texte. |",
+            "| A3.12 « x » (Réponse 3) | §4 | **History.** Le statut anglais, pas le français. |",
+            f"| A3.13 « x » (Réponse 3) | §4 | **{claims_fr.CLAIMS['A3.13'].status}** Texte. |"]
     cell = nbformat.v4.new_markdown_cell("## Verdict\n\n" + "\n".join(rows))
     path = tmp_path / name
     path.write_text(json.dumps(nbformat.v4.new_notebook(cells=[cell])))
     problems = claims.verdict_problems(path, lang="fr")
     assert [p.split("'s")[0] for p in problems] == [f"{name}: A3.11", f"{name}: A3.12"]
-    assert "*(None)*" in problems[1]
-    assert claims.verdict_problems(path) == []  # the English check reads the bold status only
+    assert "**History.**" in problems[1] and "claims_fr.py" in problems[1]
 
 
 def _figures(text: str) -> list[str]:

@@ -110,8 +110,8 @@ def test_french_prose_types_no_measured_figure(french):
 
 @pytest.mark.parametrize("french", FRENCH, ids=lambda p: p.name)
 def test_french_verdicts_are_the_ledgers(french):
-    """Each Verdict row names its claim and opens with the ledger's status in bold, as in English."""
-    assert claims.verdict_problems(french) == []
+    """Each Verdict row names its claim and opens with the French ledger's status in bold, as in English."""
+    assert claims.verdict_problems(french, lang="fr") == []
 
 
 def test_french_notebooks_open_with_one_attribution():

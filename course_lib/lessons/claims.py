@@ -352,15 +352,11 @@ def check(notebook_dir: str | Path, lang: str = "en") -> list[str]:
     return problems
 
 
-#: A French Verdict row's status: the French words in italics after the bold English status.
-_FRENCH_STATUS = re.compile(r"^\s*\*\*.+?\*\*\s*\*\((.+?)\)\*")
-
-
 def verdict_problems(path: str | Path, lang: str = "en") -> list[str]:
     """A notebook's Verdict tables against this ledger: every row names a claim (``| A1.7 ...``) and opens its
     verdict with that claim's status in bold, and every claim this ledger gives the notebook has a row.
-    ``lang="fr"`` (a French notebook): the bold status is followed by the French ledger's status in italics,
-    ``**True.** *(Vrai.)*``."""
+    ``lang="fr"`` (a French notebook): the bold status is the French ledger's status, in French alone
+    (``**Vrai.**``)."""
     from .prose import verdict_rows
 
     def norm(s: str) -> str:
@@ -380,15 +376,10 @@ def verdict_problems(path: str | Path, lang: str = "en") -> list[str]:
                 problems.append(f"{path.name}: {key} is not a claim of the ledger")
                 continue
             seen.add(key)
-            if status is None or norm(status) != norm(claim.status or ""):
+            expected = _judged(claim, lang)[0]
+            if status is None or norm(status) != norm(expected or ""):
                 problems.append(f"{path.name}: {key}'s verdict is **{status}** here but "
-                                f"'{claim.status}' in the ledger (course_lib/lessons/claims.py)")
-            if lang == "fr":
-                found = _FRENCH_STATUS.match(row.strip().strip("|").split("|")[-1])
-                french = _judged(claim, "fr")[0]
-                if found is None or norm(found.group(1)) != norm(french or ""):
-                    problems.append(f"{path.name}: {key}'s French verdict is *({found and found.group(1)})* here "
-                                    f"but '{french}' in the French ledger ({LEDGER_FILE['fr']})")
+                                f"'{expected}' in the ledger ({LEDGER_FILE[lang]})")
     for claim in CLAIMS:
         if claim.notebook == path.name and claim.key not in seen:
             problems.append(f"{path.name}: the ledger gives {claim.key} to this notebook, but its Verdict table has "

@@ -6,8 +6,8 @@ ledger shows.
   spaces included.
 * ``plain``: the claim in plain words, a translation of the English ``Claim.plain``.
 * ``status`` and ``verdict``: copied from the French notebook's Verdict cell, as the English ones are from the
-  English notebook's; the status is the French words in italics after the bold English status of the notebook's
-  Verdict row (``**True.** *(Vrai.)*``). ``claims.check(..., lang="fr")`` and ``claims.verdict_problems(...,
+  English notebook's; the status is the bold words that open the French notebook's Verdict row, in French alone
+  (``**Vrai.**``). ``claims.check(..., lang="fr")`` and ``claims.verdict_problems(...,
   lang="fr")`` keep them in step with ``notebooks/fr/``.
 
 Kept as data rather than in the gettext catalogue: the quote is no translation of the English quote but a passage
