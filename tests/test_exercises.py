@@ -101,3 +101,42 @@ def test_hints_move_on_when_a_cell_rebuilds_its_exercise() -> None:
     assert [r.hint for r in results] == [0, 1, 2]
     assert results[2].message == "Hint: third hint"
     assert Exercise("9.2", "How many?", 3, hints=["first hint", "second"]).check(2).hint == 0
+
+
+def test_untouched_starting_code_is_not_an_attempt() -> None:
+    """Run All over an untouched notebook: the starting code of a code exercise (a bare ``...`` where the student
+    writes) is "not answered", the first hint, and no attempt is counted, so the student's first real try still
+    gets the first hint after a wrong answer."""
+    def run(fetch, feed):
+        values = {}
+        for node in fetch:
+            ...  # your code: values[node] = ...
+        return values
+
+    def written(fetch, feed):
+        return sum(feed.values())
+
+    ex = Exercise("t.6", "write run", expect=lambda f: (f({}, {"x": 1.0}) == 1.0, ""), hints=["first", "second"])
+    for _ in range(3):  # Run All, three times over
+        r = ex.check(run)
+        assert r.ok is None and r.hint == 0
+    assert ex.check({"x": ...}).ok is None and ex.check([1.0, ...]).ok is None
+    assert ex.check(lambda fetch, feed: 0.0).hint == 0  # the first real (wrong) try gets the first hint
+    assert ex.check(written).ok is True
+
+
+def test_choice_is_data_a_test_can_read() -> None:
+    check = choice({"a": "one", "b": "two"}, lambda: "b", {"a": "no", "b": "yes"})
+    assert check.options == {"a": "one", "b": "two"} and check.letter() == "b"
+    assert check("b") == (True, "b: yes")
+
+
+def test_code_of_hides_an_exercise_and_shows_the_rest() -> None:
+    from course_lib.lessons import tiny_static
+    from course_lib.lessons.source_view import code_of
+
+    whole, hidden = code_of(tiny_static).source, code_of(tiny_static, hide={"run": "02.6"}).source
+    body = "values[fetch]"
+    assert body in whole and body not in hidden and "exercise 02.6" in hidden
+    assert hidden.count("\ndef ") == whole.count("\ndef ")  # every other function still there
+    assert compile(hidden, "shown", "exec")  # what is shown is still Python

@@ -34,8 +34,11 @@ Exercise 0.1: ✔ correct — 6: x, w, 1, mul, add, sin
 
 from __future__ import annotations
 
+import ast
 import html
+import inspect
 import math
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,9 +50,9 @@ from ..i18n import N_, Said, say
 from ..i18n import gettext as _
 
 __all__ = ["ANSWER_WITH_A_NUMBER", "ANSWER_WITH_A_NUMBER_OF", "CHOSE", "COULD_NOT_CHECK", "HINT", "NOT_ANSWERED",
-           "NOT_IT", "NUMBER_OF", "ONE_LETTER", "REPLACE_THE_DOTS", "TRY_AGAIN", "WELL_DONE", "Checker", "Exercise", "Later",
+           "NOT_IT", "NUMBER_OF", "ONE_LETTER", "REPLACE_THE_DOTS", "TRY_AGAIN", "WELL_DONE", "Checker", "Choice", "Exercise", "Later",
            "Result", "and_list", "choice", "clauses", "count_is", "forget_attempts", "names", "number", "pairs", "same", "shown",
-           "then", "whole_number"]
+           "then", "untouched", "whole_number"]
 
 NOT_ANSWERED = ...
 
@@ -227,8 +230,10 @@ class Exercise:
         return [shown(h) for h in self.hints]
 
     def check(self, answer: Any = NOT_ANSWERED) -> Result:
-        """Check an answer; ``...`` (or nothing) means not answered yet and shows the first hint."""
-        if answer is NOT_ANSWERED or answer is None:
+        """Check an answer; ``...`` (or nothing), and starting code still holding its ``...`` (:func:`untouched`),
+        mean not answered yet: the first hint, no attempt counted, so Run All over an untouched notebook never
+        moves the hints on."""
+        if untouched(answer):
             text, level = self._hint(0, REPLACE_THE_DOTS)
             return Result(self.key, None, text, hint=level)
         self.attempts = _ATTEMPTS[self.key] = max(self.attempts, _ATTEMPTS.get(self.key, 0)) + 1
@@ -254,6 +259,46 @@ class Exercise:
             return _(fallback or TRY_AGAIN), None
         level = min(k, len(self.hints) - 1)
         return _(HINT).format(hint=shown(self.hints[level])), level
+
+
+def untouched(answer: Any) -> bool:
+    """Whether ``answer`` is still an exercise's starting point rather than an attempt: nothing (``...``, None),
+    a list, tuple, set or dict holding ``...``, or a function whose body still has a bare ``...`` statement where
+    the student is to write (the starting code of every code exercise has one).
+
+    >>> def stub(x):
+    ...     ...  # your code
+    >>> def done(x):
+    ...     return x + 1
+    >>> untouched(...), untouched([1, ...]), untouched({"x": ...}), untouched(stub), untouched(done), untouched(0)
+    (True, True, True, True, False, False)
+    """
+    if answer is NOT_ANSWERED or answer is None:
+        return True
+    if isinstance(answer, dict):
+        return any(_blank(v) for v in (*answer.keys(), *answer.values()))
+    if isinstance(answer, (list, tuple, set, frozenset)):
+        return any(_blank(v) for v in answer)
+    if inspect.isfunction(answer):
+        return _has_bare_ellipsis(answer)
+    return False
+
+
+def _blank(value: Any) -> bool:
+    """An item of a container answer that is still a blank: ``...``."""
+    return value is NOT_ANSWERED
+
+
+def _has_bare_ellipsis(function: Callable[..., Any]) -> bool:
+    """A bare ``...`` statement in the body of ``function`` (its source read with :mod:`ast`; a function whose
+    source cannot be read, a lambda or a builtin, is an attempt)."""
+    try:
+        source = textwrap.dedent(inspect.getsource(function))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):
+        return False
+    return any(isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node.value.value is ...
+               for node in ast.walk(tree))
 
 
 def then(message: str, text: str) -> str:
@@ -364,7 +409,28 @@ def count_is(truth: Callable[[], float], unit: str, explain: str | Callable[[flo
     return check
 
 
-def choice(options: dict[str, str], right: str | Callable[[], str], why: dict[str, str]) -> Checker:
+@dataclass(frozen=True)
+class Choice:
+    """The checker of a choice item (made by :func:`choice`): the ``options`` by letter, the ``right`` letter (or
+    the function of a live run that decides it) and ``why`` each option is right or wrong. Kept as data so a test
+    can read every choice item of the course: option lengths, which letter is right, which option is longest."""
+
+    options: dict[str, str]
+    right: str | Callable[[], str]
+    why: dict[str, str]
+
+    def letter(self) -> str:
+        """The right letter, decided now (a live run, when ``right`` is a function)."""
+        return self.right() if callable(self.right) else self.right
+
+    def __call__(self, answer: Any) -> tuple[bool, str]:
+        given = answer.strip().lower().rstrip(")") if isinstance(answer, str) else None
+        if given not in self.options:
+            return False, say(ONE_LETTER, letters=", ".join(self.options))
+        return given == self.letter(), say(CHOSE, letter=given, reason=shown(self.why.get(given, self.options[given])))
+
+
+def choice(options: dict[str, str], right: str | Callable[[], str], why: dict[str, str]) -> Choice:
     """A checker for a decision or a prediction *with its reason*: each option (``"a"``, ``"b"``...) states a
     prediction and the reason for it, so picking the option picks the reason. ``right`` is the letter, or a
     function that computes it when the answer is checked (from a live run, so the check agrees with what the
@@ -375,13 +441,4 @@ def choice(options: dict[str, str], right: str | Callable[[], str], why: dict[st
     >>> check("B"), check("a"), check("c")
     ((True, 'b: one trace per signature'), (False, "a: a tensor's shape is part of the signature"), (False, 'answer with one letter among a, b'))
     """
-    letters = ", ".join(options)
-
-    def check(answer: Any) -> tuple[bool, str]:
-        given = answer.strip().lower().rstrip(")") if isinstance(answer, str) else None
-        if given not in options:
-            return False, say(ONE_LETTER, letters=letters)
-        truth = right() if callable(right) else right
-        return given == truth, say(CHOSE, letter=given, reason=shown(why.get(given, options[given])))
-
-    return check
+    return Choice(dict(options), right, dict(why))
