@@ -263,3 +263,19 @@ def test_a_plan_a_measurement_and_a_shape_read_in_french() -> None:
     assert m == "7,68 µs (écart interquartile 6,89 µs–20,3 µs, 7×2\u202f598 appels)"
     assert measure.fmt_seconds(0.00123) == "1,23 ms"
     assert shapes.describe(()) == "un nombre seul" and shapes.describe((None, 3)).startswith("la forme (None, 3)")
+
+
+def test_a_symbol_prints_in_french() -> None:
+    """A printed symbol says when it gets a value, in the language of the moment (02, 03 and 04 print them)."""
+    g = st.Graph()
+    with g.as_default():
+        x = st.placeholder("x", shape=None)
+        y = st.sin(x)
+    english = repr(y)
+    set_language("fr")
+    try:
+        assert repr(y).startswith("<Tensor statique 'sin' op=sin") and "pas de valeur avant Session.run" in repr(y)
+        assert "no value" not in repr(y) and "inconnue" in repr(x)
+    finally:
+        set_language("en")
+    assert "no value until Session.run" in english and repr(x).endswith("shape=unknown — no value until Session.run>")

@@ -68,6 +68,9 @@ NEEDS_TRUE_OR_FALSE = N_(
     "graph. A Python `if`/`while`/`and`/`or` on it cannot be put into the graph. Put both branches in the graph with "
     "st.cond(pred, true_fn, false_fn) instead (TensorFlow: tf.cond; in TF2, tf.function's AutoGraph rewrites such an "
     "`if` into tf.cond for you). In define-by-run (course_lib.dynamic) the value exists, so a plain `if` just works.")
+#: How a symbol prints: what it will be, and when it gets a value (in the language of the moment).
+SYMBOL = N_("<static Tensor '{name}' op={op} shape={shape} — no value until Session.run>")
+UNKNOWN_SHAPE = N_("unknown")
 NO_VALUE_YET = N_("'{name}' has no value yet: run it with Session(graph).run({name!r}, feed_dict=...) to get a number")
 NO_ARRAY_YET = N_("'{name}' is symbolic and cannot become a numpy array before Session.run")
 NOT_ITERABLE = N_("cannot iterate over the symbolic tensor '{name}': its length is only known at run time")
@@ -205,8 +208,8 @@ class Tensor:
     shape = property(lambda self: self.node.attrs.get("shape"))
 
     def __repr__(self) -> str:
-        shape = "unknown" if self.shape is None else self.shape
-        return f"<static Tensor '{self.name}' op={self.op} shape={shape} — no value until Session.run>"
+        shape = say(UNKNOWN_SHAPE) if self.shape is None else self.shape
+        return say(SYMBOL, name=self.name, op=self.op, shape=shape)
 
     def __bool__(self) -> bool:
         raise SymbolicBoolError(say(NEEDS_TRUE_OR_FALSE, name=self.name))
