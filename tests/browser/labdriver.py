@@ -50,8 +50,9 @@ def chromium_path() -> str | None:
 class Lab:
     """Start with :meth:`start`, stop with :meth:`stop`; ``url(path)`` gives an address with the token."""
 
-    def __init__(self, root: Path, home: Path) -> None:
+    def __init__(self, root: Path, home: Path, french_menus: bool = False) -> None:
         self.root, self.home = root, home
+        self.french_menus = french_menus  # JupyterLab's own menus in French, as ./course start --lang fr sets them
         self.proc: subprocess.Popen[bytes] | None = None
         self.token = secrets.token_hex(12)
         s = socket.socket()
@@ -65,6 +66,9 @@ class Lab:
             "notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
             "apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
         }
+        if self.french_menus:  # the very file ./course start --lang fr copies into its French settings folder
+            files["translation-extension/plugin.jupyterlab-settings"] = json.loads(
+                (self.root / "tools" / "jupyterlab-french.json").read_text(encoding="utf-8"))
         for rel, content in files.items():
             path = settings / rel
             path.parent.mkdir(parents=True, exist_ok=True)

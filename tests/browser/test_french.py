@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .labdriver import open_notebook, run_all, wait_for_widget_views
+from .labdriver import Lab, open_notebook, run_all, wait_for_widget_views
 from .test_notebooks import saved_widget_views
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,3 +57,25 @@ def test_french_notebook_widgets_speak_french(rel, lab, page, artifacts):
     assert not left, f"{rel}: English left in its widgets: {left}"
     clipped = page.evaluate(CLIPPED)
     assert not clipped, f"{rel}: words cut short in their box: {clipped}"
+
+
+#: JupyterLab's menu bar, as a student sees it.
+MENUS = """() => [...document.querySelectorAll('.lm-MenuBar-itemLabel')].map(el => el.textContent.trim())"""
+
+
+@pytest.fixture(scope="module")
+def french_lab(tmp_path_factory: pytest.TempPathFactory):
+    """A second JupyterLab with the French settings of ./course start --lang fr (its language pack chosen)."""
+    server = Lab(ROOT, tmp_path_factory.mktemp("jupyterlab-fr"), french_menus=True)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_jupyterlab_menus_are_french_in_the_french_edition(french_lab, page, artifacts):
+    """./course start --lang fr: JupyterLab's own menus are French too (its French language pack, pinned)."""
+    open_notebook(page, french_lab, "notebooks/fr/00_start_here.ipynb")
+    page.wait_for_function(f"() => ({MENUS})().includes('Fichier')", timeout=60_000)
+    menus = page.evaluate(MENUS)
+    page.screenshot(path=str(artifacts / "french-jupyterlab-menus.png"))
+    assert {"Fichier", "Noyau"} <= set(menus) and not {"File", "Kernel"} & set(menus), menus
