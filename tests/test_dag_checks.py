@@ -54,13 +54,29 @@ def test_reasons_name_the_problem(graph: Graph) -> None:
     assert said(dag_checks.order_problem(graph, ["x", "w", "mul", "Const"]), dag_checks.MISSING_MANY, n=2, name="add")
 
 
-def test_order_checker_can_refuse_the_printed_order(graph: Graph) -> None:
-    printed = [n.name for n in graph.topological_order()]
-    check = dag_checks.order_checker(graph, different_from=printed)
-    ok, message = check(printed)
-    assert not ok and said(message, dag_checks.PRINTED_ORDER)
-    ok, message = check(["w", "x", "mul", "Const", "add", "sin"])
-    assert ok and said(message, dag_checks.VALID_ORDER, order="w → x → mul → Const → add → sin")
+def test_order_checker_can_ask_for_one_node_before_another(graph: Graph) -> None:
+    check = dag_checks.order_checker(graph, before=("Const", "x"))
+    ok, message = check(["x", "w", "mul", "Const", "add", "sin"])  # valid, but x comes first
+    assert not ok and said(message, dag_checks.NOT_BEFORE, first="Const", second="x")
+    ok, message = check(["Const", "w", "x", "mul", "add", "sin"])
+    assert ok and said(message, dag_checks.VALID_ORDER, order="Const → w → x → mul → add → sin")
+    assert [p for p in brute_force_orders(graph) if check(list(p))[0]] == [
+        p for p in brute_force_orders(graph) if p.index("Const") < p.index("x")]
+
+
+def test_count_table_names_its_rows_in_the_language_of_the_moment() -> None:
+    from course_lib.i18n import set_language
+
+    row = dict.fromkeys(dag_checks.COUNT_ROWS, 3)
+    english = dag_checks.count_table({"x*x": row, "exp(x)": {**row, "PyTorch autograd": 2}}, width=8)
+    assert english.splitlines()[0].split() == ["nodes", "of", "x*x", "exp(x)"]
+    assert english.splitlines()[-1].split() == ["PyTorch", "autograd", "3", "2"]
+    set_language("fr")
+    try:
+        french = dag_checks.count_table({"x*x": row}, width=8)
+    finally:
+        set_language("en")
+    assert "nœuds de" in french and "autograd de PyTorch" in french and "ours" not in french
 
 
 def test_order_checker_takes_nodes_too_and_survives_anything(graph: Graph) -> None:

@@ -3,10 +3,12 @@ hint, junk never crashes, and the facts they rest on are those of the engines an
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from course_lib import expr, trace
-from course_lib.lessons import exercises
+from course_lib.lessons import dag_checks, exercises
 from course_lib.lessons import exercises_01 as ex1
 from course_lib.lessons import exercises_02 as ex2
 
@@ -34,15 +36,31 @@ def test_01_node_count() -> None:
     answers_behave(ex1.node_count(), 5, 6)
 
 
-def test_01_order(graph) -> None:
-    ex = ex1.topological_order(graph)
-    answers_behave(ex, ["w", "x", "mul", "Const", "add", "sin"], ["x", "w", "mul", "Const", "add", "sin"])
-    assert ex.check(["Const", "x", "w", "mul", "add", "sin"]).ok  # any other valid order is fine
+def test_01_order() -> None:
+    """01.2 asks for an order of exp(x) * (x + w), a graph whose orders the notebook never prints, with add before
+    exp: exactly two orders qualify."""
+    ex = ex1.topological_order()
+    answers_behave(ex, ["x", "w", "add", "exp", "mul"], ["x", "w", "exp", "add", "mul"])
+    assert ex.check(["w", "x", "add", "exp", "mul"]).ok
+    assert ex.check(["x", "w", "exp", "add", "mul"]).said.msgid is dag_checks.NOT_BEFORE  # valid, not what was asked
+    assert ex.check(["x", "add", "w", "exp", "mul"]).said.msgid is dag_checks.COMES_BEFORE
 
 
-def test_01_cycle(graph) -> None:
-    answers_behave(ex1.cycle(graph), ("sin", "x"), ("x", "sin"))
-    assert ex1.cycle(graph).check(("add", "mul")).ok
+def test_01_cycle() -> None:
+    answers_behave(ex1.cycle(), ("mul", "x"), ("x", "mul"))
+    assert ex1.cycle().check(("add", "w")).ok and not ex1.cycle().check(("exp", "w")).ok
+
+
+def test_01_reveals_are_the_answers_the_checks_accept() -> None:
+    """REVEALS of 01.2 and 01.3 are worked out from the graph: every order and edge listed is accepted, and 01.3 lists
+    every refused edge (the five nodes give 25 pairs; the refused ones are those where dst is src or feeds it)."""
+    orders = [r for r in ex1.REVEALS["01.2"] if r.startswith("[")]
+    assert len(orders) == 4 and all(ex1.topological_order().check(ast.literal_eval(r)).ok for r in orders)
+    edges = [ast.literal_eval(r) for r in ex1.REVEALS["01.3"]]
+    assert all(ex1.cycle().check(e).ok for e in edges)
+    names = [n.name for n in ex1.order_graph().nodes]
+    refused = {(a, b) for a in names for b in names if ex1.cycle().check((a, b)).ok}
+    assert refused == set(edges) and ("mul", "x") in refused and ("x", "mul") not in refused
 
 
 def test_01_framework_counts() -> None:
@@ -60,9 +78,10 @@ def test_01_5_constant_choice_is_decided_by_pytorch() -> None:
     pytest.importorskip("torch")
     # The fact the answer rests on: a constant that requires grad adds exactly one (leaf) node.
     assert ex1.constant_nodes(True) == ex1.constant_nodes(False) + 1
+    assert ex1.constant_verdict() == "a"
     ex = ex1.constant_choice()
-    assert ex.check("b").ok
-    for k in "acd":
+    assert ex.check("a").ok
+    for k in "bcd":
         result = ex.check(k)
         assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k
     assert ex.check("e").ok is False and ex.check("e").said.msgid is exercises.ONE_LETTER
@@ -97,12 +116,13 @@ def test_02_tf_feed_dict_and_finalize() -> None:
     assert ex2.after_finalize().check("a, c").ok
 
 
-def test_the_same_exercise_object_so_hints_move_on(graph) -> None:
-    assert ex1.node_count() is ex1.node_count() and ex1.cycle(graph) is ex1.cycle(graph)
+def test_the_same_exercise_object_so_hints_move_on() -> None:
+    assert ex1.node_count() is ex1.node_count() and ex1.cycle() is ex1.cycle()
     assert ex2.needed_feeds() is ex2.needed_feeds()
-    ex = ex1.topological_order(graph)
-    first = ex.check(["sin"])
-    second = ex.check(["sin"])
+    ex = ex1.topological_order()
+    ex.attempts = 0  # the cached object keeps its own count from earlier tests; start this one afresh
+    first = ex.check(["mul"])
+    second = ex.check(["mul"])
     assert (first.hint, second.hint) == (0, 1)  # the second wrong answer shows the next hint
     assert first.message != second.message
 

@@ -169,16 +169,18 @@ CLAIMS: tuple[Claim, ...] = (
           "A PyTorch graph can take a different structure on every run.",
           "03_define_by_run_pytorch.ipynb", "true, with a precision",
           "Nobody edits a graph: each run records a new one, so a different input gives a different graph (9 against "
-          "3 autograd nodes in notebook 03), and backward() frees it. Recording is paid on every run; what it gives "
-          "up is a view of the whole graph before running."),
+          "3 autograd nodes in notebook 03), and backward() frees the tensors that graph saved. Recording is paid on "
+          "every run; what it gives up is a view of the whole graph before running."),
     # ---------------------------------------------------------------- Answer 3
     Claim("A3.1", "Answer 3",
           "Both frameworks operate on tensors and view any model as a directed acyclic graph (DAG)",
           "Any model, in either framework, is a DAG of tensor operations.",
-          "01_graphs_are_dags.ipynb", "still true, with two footnotes",
+          "01_graphs_are_dags.ipynb", "mostly true, with two footnotes",
           "Tensors are on every edge in both frameworks and every graph is a DAG (a cycle is refused). Footnotes: "
-          "TensorFlow 1's while_loop wrote a back edge into its graph (TensorFlow 2's control flow keeps graphs "
-          "acyclic); and TensorFlow's graph is the program, PyTorch's the autograd record of one run."),
+          "loops. TensorFlow 1's while_loop wrote a back edge into its graph; TensorFlow 2 stores a loop as one "
+          "acyclic While op, but outside XLA its runtime lowers it to Enter/Merge/Switch/NextIteration/Exit, back "
+          "edge included, before running it (lower_while_op.cc). And TensorFlow's graph is the program, PyTorch's "
+          "the autograd record of one run."),
     Claim("A3.2", "Answer 3",
           "but they differ drastically on how you can define them.",
           "The two frameworks differ most in how a graph is defined.",
@@ -212,8 +214,9 @@ CLAIMS: tuple[Claim, ...] = (
           "the framework is more tightly integrated with Python language and feels more native most of the times.",
           "PyTorch code is plain Python: print, breakpoints, if and while just work.",
           "03_define_by_run_pytorch.ipynb", "true for eager code",
-          "print, breakpoint(), if and while behave as in any Python program. The fine print returns with graphs: a "
-          "tf.function stops once while tracing and sees symbols; inside torch.compile a print splits the graph."),
+          "print, breakpoint(), if and while behave as in any Python program. The fine print returns with graphs "
+          "(notebook 04): a tf.function runs its Python once, while tracing; inside torch.compile a print splits the "
+          "graph."),
     Claim("A3.7", "Answer 3",
           "When you write in TensorFlow sometimes you feel that your model is behind a brick wall with several tiny "
           "holes to communicate over.",

@@ -153,18 +153,21 @@ CLAIMS: dict[str, Words] = {
         "Un graphe PyTorch peut prendre une structure différente à chaque exécution.",
         "vrai, avec une précision",
         "Personne ne modifie un graphe : chaque exécution en enregistre un nouveau, si bien qu'une autre entrée "
-        "donne un autre graphe (9 contre 3 nœuds autograd dans le notebook 03), et backward() le libère. "
+        "donne un autre graphe (9 contre 3 nœuds autograd dans le notebook 03), et backward() libère les tenseurs que "
+        "ce graphe a sauvegardés. "
         "L'enregistrement se paie à chaque exécution ; ce à quoi il renonce, c'est une vue du graphe entier avant "
         "l'exécution."),
     # ---------------------------------------------------------------- Réponse 3
     "A3.1": Words(
         "Les deux frameworks opèrent sur des tenseurs et voient tout modèle comme un graphe orienté acyclique (DAG)",
         "Tout modèle, dans l'un ou l'autre framework, est un DAG d'opérations sur des tenseurs.",
-        "toujours vrai, avec deux notes",
+        "vrai pour l'essentiel, avec deux notes",
         "Dans les deux frameworks, des tenseurs circulent sur chaque arête et chaque graphe est un DAG (un cycle "
-        "est refusé). Notes : le while_loop de TensorFlow 1 écrivait une arête de retour dans son graphe (le flot "
-        "de contrôle de TensorFlow 2 garde les graphes acycliques) ; et le graphe de TensorFlow est le programme, "
-        "celui de PyTorch l'enregistrement autograd d'une exécution."),
+        "est refusé). Notes : les boucles. Le while_loop de TensorFlow 1 écrivait une arête de retour dans son "
+        "graphe ; TensorFlow 2 stocke une boucle comme une seule opération While, acyclique, mais hors de XLA son "
+        "environnement d'exécution la réécrit en Enter/Merge/Switch/NextIteration/Exit, arête de retour comprise, "
+        "avant de l'exécuter (lower_while_op.cc). Et le graphe de TensorFlow est le programme, celui de PyTorch "
+        "l'enregistrement autograd d'une exécution."),
     "A3.2": Words(
         "mais ils diffèrent radicalement dans la façon dont vous pouvez les définir.",
         "Ce qui distingue le plus les deux frameworks, c'est la façon de définir un graphe.",
@@ -202,8 +205,8 @@ CLAIMS: dict[str, Words] = {
         "Le code PyTorch est du Python ordinaire : print, les points d'arrêt, if et while fonctionnent tels quels.",
         "vrai pour le code en mode immédiat",
         "print, breakpoint(), if et while se comportent comme dans n'importe quel programme Python. Les "
-        "restrictions reviennent avec les graphes : une tf.function s'arrête une fois, pendant le traçage, et voit "
-        "des symboles ; dans torch.compile, un print coupe le graphe en deux."),
+        "restrictions reviennent avec les graphes (notebook 04) : une tf.function n'exécute son Python qu'une fois, "
+        "pendant le traçage ; dans torch.compile, un print coupe le graphe en deux."),
     "A3.7": Words(
         "Quand vous écrivez en TensorFlow, vous avez parfois l'impression que votre modèle est derrière un mur de "
         "briques percé de plusieurs petits trous pour communiquer.",

@@ -11,7 +11,9 @@ and the exercises of notebook 01 ask a student to use them:
   ``b -> ... -> a``): then ``b`` would need its own value before it can be computed.
 
 Each ``*_checker`` returns a function ``answer -> (ok, message)`` for :class:`course_lib.lessons.exercises.Exercise`;
-they never raise, whatever the student types, and never change the graph they check.
+they never raise, whatever the student types, and never change the graph they check. :func:`count_table` prints
+notebook 01's node counts (one expression per column, one way of building it per row) with the rows named in the
+language of the moment.
 
 >>> from course_lib.graph import Graph
 >>> g = Graph(); x = g.add("placeholder", name="x", kind="input"); w = g.add("placeholder", name="w", kind="input")
@@ -26,16 +28,31 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..graph import CycleError, Graph, GraphError
 from ..i18n import N_, Said, said_by, say
+from ..i18n import gettext as _
 from .exercises import Checker
 
-__all__ = ["ANSWER_A_LIST", "ANSWER_A_PAIR", "APPEARS_TWICE", "COMES_BEFORE", "EDGE_ALLOWED", "MISSING_MANY",
-           "MISSING_ONE", "NOT_A_NODE", "PRINTED_ORDER", "VALID_ORDER", "cycle_checker", "order_checker",
-           "order_problem"]
+__all__ = [
+    "ANSWER_A_LIST",
+    "ANSWER_A_PAIR",
+    "APPEARS_TWICE",
+    "COMES_BEFORE",
+    "COUNT_ROWS",
+    "EDGE_ALLOWED",
+    "MISSING_MANY",
+    "MISSING_ONE",
+    "NOT_A_NODE",
+    "NOT_BEFORE",
+    "VALID_ORDER",
+    "count_table",
+    "cycle_checker",
+    "order_checker",
+    "order_problem",
+]
 
 NOT_A_NODE = N_("{name!r} is not a node of this graph (its nodes are named {sample}...)")
 APPEARS_TWICE = N_("{name!r} appears twice; each node is evaluated exactly once")
@@ -43,7 +60,7 @@ MISSING_ONE = N_("{name!r} is missing; a topological order lists every node")
 MISSING_MANY = N_("{n} nodes are missing, e.g. {name!r}; a topological order lists every node")
 COMES_BEFORE = N_("{name!r} comes before its input {input!r}")
 ANSWER_A_LIST = N_("answer with a list of node names, e.g. {example}")
-PRINTED_ORDER = N_("that is the order the engine printed; find a different valid one")
+NOT_BEFORE = N_("a valid order, but {first!r} does not come before {second!r} in it")
 VALID_ORDER = N_("a valid order: every node comes after its inputs ({order})")
 ANSWER_A_PAIR = N_("answer with a pair of node names (src, dst), e.g. {example}")
 EDGE_ALLOWED = N_("{src} -> {dst} is allowed: {src} does not depend on {dst}, so the graph stays acyclic")
@@ -88,11 +105,16 @@ def order_problem(graph: Graph, names: Sequence[str]) -> Said | None:
     return None
 
 
-def order_checker(graph: Graph, different_from: Sequence[str] | None = None) -> Checker:
-    """A checker accepting *any* topological order of ``graph`` (a list of node names); with ``different_from``,
-    that order itself is refused, so the student has to find another one."""
-    banned = list(different_from) if different_from is not None else None
+def order_checker(graph: Graph, before: tuple[str, str] | None = None) -> Checker:
+    """A checker accepting *any* topological order of ``graph`` (a list of node names); with ``before = (a, b)``,
+    only those in which ``a`` comes before ``b`` (an order the student has to find, not one an engine printed).
 
+    >>> from course_lib.graph import Graph
+    >>> g = Graph(); x = g.add("placeholder", name="x", kind="input"); w = g.add("placeholder", name="w", kind="input")
+    >>> check = order_checker(g, before=("w", "x"))
+    >>> check(["w", "x"])[0], check(["x", "w"])[0]
+    (True, False)
+    """
     def check(answer: Any) -> tuple[bool, str]:
         names = _names(answer)
         if names is None:
@@ -100,8 +122,8 @@ def order_checker(graph: Graph, different_from: Sequence[str] | None = None) -> 
         problem = order_problem(graph, names)
         if problem:
             return False, problem
-        if banned is not None and names == banned:
-            return False, say(PRINTED_ORDER)
+        if before is not None and names.index(before[0]) > names.index(before[1]):
+            return False, say(NOT_BEFORE, first=before[0], second=before[1])
         return True, say(VALID_ORDER, order=" → ".join(names))
 
     return check
@@ -127,3 +149,34 @@ def cycle_checker(graph: Graph) -> Checker:
         return False, say(EDGE_ALLOWED, src=src.name, dst=dst.name)
 
     return check
+
+
+#: The rows of notebook 01's node-count table: the keys of ``frameworks.node_counts``, each a course message.
+COUNT_ROWS = {
+    "ours (define-then-run)": N_("ours (define-then-run)"),
+    "ours (define-by-run)": N_("ours (define-by-run)"),
+    "TF tf.compat.v1 graph": N_("TF tf.compat.v1 graph"),
+    "PyTorch autograd": N_("PyTorch autograd"),
+}
+NODES_OF = N_("nodes of")
+
+
+def count_table(counts: Mapping[str, Mapping[str, int]], width: int = 18) -> str:
+    """``counts[expression][row]`` as a text table: one column per expression (``width`` characters), one line per
+    row of :data:`COUNT_ROWS`, named in the language of the moment.
+
+    >>> row = {"ours (define-then-run)": 2, "ours (define-by-run)": 2, "TF tf.compat.v1 graph": 2,
+    ...        "PyTorch autograd": 2}
+    >>> print(count_table({"x*x": row}, width=5))
+    nodes of                  x*x
+    ours (define-then-run)      2
+    ours (define-by-run)        2
+    TF tf.compat.v1 graph       2
+    PyTorch autograd            2
+    """
+    labels = {key: _(message) for key, message in COUNT_ROWS.items()}
+    first = max(len(label) for label in [*labels.values(), _(NODES_OF)]) + 2
+    lines = [f"{_(NODES_OF):{first}}" + "".join(f"{text:>{width}}" for text in counts)]
+    lines += [f"{label:{first}}" + "".join(f"{counts[text][key]:>{width}}" for text in counts)
+              for key, label in labels.items()]
+    return "\n".join(lines)

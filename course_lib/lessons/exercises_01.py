@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Any
 
 from .. import expr
@@ -24,11 +25,15 @@ from ..i18n import N_, say
 from . import dag_checks
 from .exercises import Exercise, choice, count_is, same
 
-__all__ = ["CONSTANT_CHOICES", "COUNT_TEXT", "constant_choice", "constant_nodes", "constant_verdict",
-           "cycle", "framework_counts", "node_count", "topological_order"]
+__all__ = ["CONSTANT_CHOICES", "COUNT_TEXT", "ORDER_BEFORE", "ORDER_TEXT", "REVEALS", "constant_choice",
+           "constant_nodes", "constant_verdict", "cycle", "framework_counts", "node_count", "order_graph",
+           "topological_order"]
 
 #: The expression of exercises 01.1 and 01.4.
 COUNT_TEXT = "x * y + sin(x)"
+#: The expression of exercises 01.2 and 01.3, and the two nodes 01.2's order must put in this order.
+ORDER_TEXT = "exp(x) * (x + w)"
+ORDER_BEFORE = ("add", "exp")
 
 # The verdicts (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
 NODES_WHY = N_("{n} nodes: x and y (placeholders), mul, sin and add. x is read twice but it is one node with two "
@@ -61,22 +66,32 @@ def node_count() -> Exercise:
 
 
 @functools.cache
-def topological_order(graph: Graph) -> Exercise:
-    """01.2: a valid topological order of ``graph`` other than the one :meth:`Graph.topological_order` printed."""
-    printed = [n.name for n in graph.topological_order()]
-    return Exercise("01.2", N_("Write another valid topological order of the graph (a list of node names)."),
-                    dag_checks.order_checker(graph, different_from=printed),
-                    hints=[N_("a node may come as soon as all of its inputs are listed; x and w have no inputs"),
-                           N_("the constant Const has no input either: it can come first")])
+def order_graph() -> Graph:
+    """The graph of exercises 01.2 and 01.3, :data:`ORDER_TEXT` built define-then-run (nodes ``x``, ``w``, ``exp``,
+    ``add``, ``mul``); never printed above them, so its orders and cycles are the student's to find."""
+    return _static_graph(ORDER_TEXT)
 
 
 @functools.cache
-def cycle(graph: Graph) -> Exercise:
-    """01.3: an edge ``(src, dst)`` that ``graph.add_edge`` refuses because it would close a cycle."""
-    return Exercise("01.3", N_("Name an edge (src, dst) that graph.add_edge would refuse."),
-                    dag_checks.cycle_checker(graph),
+def topological_order() -> Exercise:
+    """01.2: a topological order of :func:`order_graph` in which ``add`` comes before ``exp`` (a graph whose orders
+    the notebook never prints)."""
+    return Exercise("01.2", say(N_("Write a topological order of the graph of {text} in which add comes before exp."),
+                                text=ORDER_TEXT),
+                    dag_checks.order_checker(order_graph(), before=ORDER_BEFORE),
+                    hints=[N_("draw the graph first: which nodes does add read, and which does exp read?"),
+                           N_("a node may come as soon as every node it reads is listed")])
+
+
+@functools.cache
+def cycle() -> Exercise:
+    """01.3: an edge ``(src, dst)`` that ``add_edge`` refuses in :func:`order_graph` because it would close a
+    cycle."""
+    return Exercise("01.3", say(N_("Name an edge (src, dst) that add_edge would refuse in the graph of {text}."),
+                                text=ORDER_TEXT),
+                    dag_checks.cycle_checker(order_graph()),
                     hints=[N_("an edge src -> dst makes dst read src; it is refused when src already depends on dst"),
-                           N_("take the output as src and one of its inputs, direct or indirect, as dst")])
+                           N_("which node depends on every other one?")])
 
 
 @functools.cache
@@ -106,11 +121,10 @@ def framework_counts() -> Exercise:
 
 #: 01.5's options: what happens to PyTorch's graph of ``sin(x*w + c)`` when ``c`` requires grad.
 CONSTANT_CHOICES = {
-    "a": N_("nothing changes: autograd never records a node for a number written in the code"),
-    "b": N_("one more node, a leaf for c: autograd records a node for every tensor that requires grad, and now c "
-            "does"),
-    "c": N_("it fails: a tensor made from a constant cannot require grad"),
-    "d": N_("two more nodes: one for c and one for c's gradient"),
+    "a": N_("one more node: c now requires grad, so it gets a leaf"),
+    "b": N_("no change: autograd never records a number written in the code"),
+    "c": N_("an error: a tensor made from a constant cannot require grad"),
+    "d": N_("two more nodes: one for c, and one more to hold c's gradient"),
 }
 
 
@@ -126,21 +140,22 @@ def constant_nodes(c_requires_grad: bool) -> int:
 
 
 def constant_verdict() -> str:
-    """01.5's answer, decided by real PyTorch: the option that matches how many nodes ``c.requires_grad`` adds."""
+    """01.5's answer, decided by real PyTorch: the option that matches how many nodes ``c.requires_grad`` adds
+    (an error: ``"c"``)."""
     try:
         added = constant_nodes(True) - constant_nodes(False)
     except RuntimeError:
         return "c"
-    return {0: "a", 1: "b", 2: "d"}.get(added, "a")
+    return {0: "b", 1: "a"}.get(added, "d")
 
 
 @functools.cache
 def constant_choice() -> Exercise:
     """01.5: a prediction with its reason, checked against real PyTorch when the answer is checked."""
     why = {
-        "a": N_("autograd does not look at where a value came from, only at whether it requires grad"),
-        "b": N_("the gradient has to be delivered somewhere: a tensor that requires grad gets a leaf node that "
+        "a": N_("the gradient has to be delivered somewhere: a tensor that requires grad gets a leaf node that "
                 "receives it, and the add now needs a gradient for both of its inputs"),
+        "b": N_("autograd does not look at where a value came from, only at whether it requires grad"),
         "c": N_("any floating-point tensor may require grad, a constant's too"),
         "d": N_("a leaf's gradient is stored on the tensor itself (c.grad), not in a node of its own"),
     }
@@ -149,3 +164,31 @@ def constant_choice() -> Exercise:
                     choice(CONSTANT_CHOICES, constant_verdict, why),
                     hints=[N_("what decides whether PyTorch records a node for a tensor?"),
                            N_("look again at which tensors of section 5 got a node of their own")])
+
+
+def _orders(graph: Graph, before: tuple[str, str]) -> list[list[str]]:
+    """Every topological order of ``graph`` with ``before[0]`` ahead of ``before[1]`` (small graphs only)."""
+    names = [n.name for n in graph.nodes]
+    return [list(p) for p in itertools.permutations(names) if dag_checks.order_problem(graph, p) is None
+            and p.index(before[0]) < p.index(before[1])]
+
+
+def _refused(graph: Graph) -> list[tuple[str, str]]:
+    """Every edge ``(src, dst)`` of ``graph``'s nodes that would close a cycle (``dst`` is ``src`` or feeds it)."""
+    check = dag_checks.cycle_checker(graph)
+    names = [n.name for n in graph.nodes]
+    return [(a, b) for a in names for b in names if check((a, b))[0]]
+
+
+#: What would give each exercise of notebook 01 away if it showed above it (tests/test_exercise_spoilers.py): the
+#: count of 01.1's graph as printed, 01.2's orders and 01.3's refused edges as a student would write them (worked
+#: out from the graph itself), 01.4's pair, 01.5's right option (English and French).
+REVEALS: dict[str, tuple[str, ...]] = {
+    "01.1": (f"'{COUNT_TEXT}': {len(_static_graph(COUNT_TEXT))} nodes",
+             f"{len(_static_graph(COUNT_TEXT))} nodes: x and y"),
+    "01.2": tuple(form for order in _orders(order_graph(), ORDER_BEFORE)
+                  for form in (repr(order), str(order).replace("'", '"'), " → ".join(order))),
+    "01.3": tuple(form for src, dst in _refused(order_graph()) for form in (repr((src, dst)), f'("{src}", "{dst}")')),
+    "01.4": ("(5, 5)", "TensorFlow 5 (two Placeholders"),
+    "01.5": ("one more node: c now requires grad", "un nœud de plus : c requiert maintenant un gradient"),
+}
