@@ -91,15 +91,16 @@ def test_01_4_two_wrong_counts_are_not_right() -> None:
     assert result.message.startswith("the TensorFlow count and the PyTorch count are not right. ")
 
 
-def test_02_1_one_name_is_not_needed_two_are_not_needed() -> None:
-    one = ex2.needed_feeds().check({"x", "w", "b", "y"})
-    two = ex2.needed_feeds().check({"x", "w", "b", "y", "z"})
-    assert one.said.msgid is two.said.msgid is ex2.NOT_NEEDED
-    assert one.said == "y is not needed" and two.said == "y, z are not needed"
-    assert ex2.needed_feeds().check({"x", "y", "z"}).said == "missing b, w; y, z are not needed"
+def test_02_1_one_name_is_not_a_placeholder_two_are_not_placeholders() -> None:
+    one = ex2.needed_feeds().check({"x", "w", "y"})
+    two = ex2.needed_feeds().check({"x", "w", "y", "mul_1"})
+    assert one.said.msgid is two.said.msgid is ex2.NOT_A_PLACEHOLDER
+    assert one.said.startswith("y is not a placeholder: the session computes it")
+    assert two.said.startswith("mul_1, y are not placeholders: the session computes them")
+    assert ex2.needed_feeds().check({"x", "b"}).said == "missing w; b is not needed: mul_2 does not depend on it"
     set_language("fr")
-    assert ex2.needed_feeds().check({"x", "w", "b", "y"}).said == "y n'est pas nécessaire"
-    assert ex2.needed_feeds().check({"x", "w", "b", "y", "z"}).said == "y, z ne sont pas nécessaires"
+    assert ex2.needed_feeds().check({"x", "w", "y"}).said.startswith("y n'est pas un placeholder")
+    assert ex2.needed_feeds().check({"x", "w", "y", "mul_1"}).said.startswith("mul_1, y ne sont pas des placeholders")
 
 
 # ---------------------------------------------------------------------------------------------------- hint after ?
@@ -117,7 +118,7 @@ def test_then_adds_a_period_only_where_a_sentence_has_none() -> None:
     assert exercises.then("which one?", "Hint: x") == "which one? Hint: x"
     assert exercises.then("well!", "x") == "well! x" and exercises.then("done.", "x") == "done. x"
     assert exercises.then("", "try again") == "try again"
-    assert ex2.needed_feeds().check({"x", "w"}).message.startswith("missing b. Hint: ")  # the usual case
+    assert ex2.needed_feeds().check({"x"}).message.startswith("missing w. Hint: ")  # the usual case
 
 
 # ---------------------------------------------------------------------------------------------------- counts: 1 and 2

@@ -215,11 +215,11 @@ CASES = [
     Case("01.3", course(ex1.cycle), lambda: ("mul", "x"), lambda: ("x", "mul")),
     Case("01.4", course(ex1.framework_counts), lambda: (5, 5), lambda: (6, 5), TF + TORCH),
     Case("01.5", course(ex1.constant_choice), lambda: "a", lambda: "b", TORCH),
-    Case("02.1", course(ex2.needed_feeds), lambda: {"x", "w", "b"}, lambda: {"x", "w"}),
-    Case("02.2", course(ex2.compile_count), lambda: 3, lambda: 4),
-    Case("02.3", course(ex2.tf_feed_dict), lambda: {"x": 3.0, "w": 2.0, "b": 0.5}, lambda: {"q": 1.0}, TF),
+    Case("02.1", course(ex2.needed_feeds), lambda: {"x", "w"}, lambda: {"x", "w", "b"}),
+    Case("02.2", course(ex2.compile_count), lambda: 4, lambda: 3),
+    Case("02.3", course(ex2.tf_feed_dict), lambda: {"add": 7.0, "mul_4": 6.0}, lambda: {"q": 1.0}, TF),
     Case("02.4", course(ex2.after_finalize), lambda: {"a", "c"}, lambda: {"a"}, TF),
-    Case("02.5", course(ex2.growing_graph), lambda: "b", lambda: "a", TF),
+    Case("02.5", course(ex2.fed_fetch), lambda: "c", lambda: "a", TF),
     Case("02.6", course(ex2.tiny_run), lambda: tiny_run, lambda: (lambda fetch, feed: 0.0)),
     Case("03.1", built_in_notebook("03.1"), lambda: 10, lambda: 12, TORCH),
     Case("03.2", built_in_notebook("03.2"), lambda: _program_03_2, lambda: _straight, TORCH),
@@ -354,7 +354,7 @@ def test_french_choices_are_the_options_the_french_notebooks_show() -> None:
     from course_lib.i18n import gettext as _
 
     set_language("fr")
-    cases = [("01", "01.5", ex1.CONSTANT_CHOICES), ("02", "02.5", ex2.GROWING_CHOICES),
+    cases = [("01", "01.5", ex1.CONSTANT_CHOICES), ("02", "02.5", ex2.FED_FETCH_CHOICES),
              ("03", "03.5", ex3.BACKWARD_CHOICES), ("04", "04.5", ex4.DEBUG_CHOICES), ("04", "04.6", ex4.RETRACE_CHOICES),
              ("05", "05.6", ex5.EXTENSION_CHOICES), ("06", "06.5", ex6.SERVING_CHOICES), ("07", "07.5", ex7.SERVING_CHOICES),
              ("08", "08.5", ex8.EXPORT_CHOICES), ("08", "08.6", ex8.XLA_CHOICES)]

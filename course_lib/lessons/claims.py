@@ -94,7 +94,10 @@ CLAIMS: tuple[Claim, ...] = (
           "Either framework lets you add computations between runs.",
           "02_define_then_run_tensorflow.ipynb", "true",
           "A TensorFlow 1 graph can be appended to at any time, even between Session.run calls (notebook 02, section "
-          "7); PyTorch records a new graph on every run. What a change costs TensorFlow is a recompile."),
+          "7); PyTorch records a new graph on every run. TensorFlow 1 pays for a change at the next run: the new nodes "
+          "extend the session's graph and the executors it already built are kept; a request never run before builds "
+          "a new executor (TensorFlow's direct_session.cc: ExtendLocked, GetOrCreateExecutors; measured in notebook "
+          "05)."),
     Claim("A1.2", "Answer 1",
           "TensorFlow has a \"compilation\" steps which incurs performance penalty every time you modify the graph.",
           "Changing a TensorFlow graph costs a recompilation.",
@@ -161,8 +164,9 @@ CLAIMS: tuple[Claim, ...] = (
           "02_define_then_run_tensorflow.ipynb", "too strong",
           "A TensorFlow 1 graph can be appended to at any time, even between runs; it is immutable only during a run "
           "and after finalize() (RuntimeError: Graph is finalized and cannot be modified). Removing nodes has no "
-          "public API. The real price of a change is a recompile; in TensorFlow 2 a change to a tf.function's graph "
-          "means a retrace."),
+          "public API. A change is paid at the next run, as an extension of the session's graph: the executors "
+          "already built are kept, and a request never run before pays a new executor (direct_session.cc; notebook "
+          "05). In TensorFlow 2 a change to a tf.function's graph means a retrace."),
     Claim("A2.3", "Answer 2",
           "In pytorch, instead, you can change the structure of the graph at runtime: you can thus add/remove nodes "
           "at runtime, dynamically changing its structure.",
@@ -189,12 +193,20 @@ CLAIMS: tuple[Claim, ...] = (
           "the whole graph, define-by-run's with its first node. Today each framework offers both: eager by "
           "default, a graph on request."),
     Claim("A3.3", "Answer 3",
-          "TensorFlow follows ‘data as code and code is data’ idiom. In TensorFlow you define graph statically before "
-          "a model can run.",
-          "In TensorFlow the program is a data structure (the graph), built before anything runs.",
+          "TensorFlow follows ‘data as code and code is data’ idiom.",
+          "In TensorFlow the program is a data structure (the graph).",
           "02_define_then_run_tensorflow.ipynb", "true, still how TensorFlow ships models",
           "The GraphDef was counted, written to disk, re-imported and run; SavedModel still stores the traced graphs "
           "of tf.functions as GraphDefs."),
+    # A3.14 is the sentence after A3.3 in Answer 3 (split from A3.3, whose key it could not take): listed here, in
+    # the answer's order.
+    Claim("A3.14", "Answer 3",
+          "In TensorFlow you define graph statically before a model can run.",
+          "A TensorFlow graph is built in full before the model runs.",
+          "02_define_then_run_tensorflow.ipynb", "true of TensorFlow 1, no longer the default",
+          "True of TensorFlow 1 and of tf.compat.v1: every node is built before Session.run computes a value "
+          "(notebook 02, section 1). TensorFlow 2 runs eagerly by default; a graph is built before running only "
+          "inside tf.function, which traces it on its first call."),
     Claim("A3.4", "Answer 3",
           "All communication with outer world is performed via tf.Session object and tf.Placeholder which are tensors "
           "that will be substituted by external data at runtime.",

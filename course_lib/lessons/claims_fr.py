@@ -66,8 +66,11 @@ CLAIMS: dict[str, Words] = {
         "Les deux frameworks permettent d'ajouter des calculs entre deux exécutions.",
         "vrai",
         "On peut ajouter des opérations à un graphe TensorFlow 1 à tout moment, même entre deux appels de "
-        "Session.run (notebook 02, section 7) ; PyTorch enregistre un nouveau graphe à chaque exécution. Ce "
-        "qu'une modification coûte à TensorFlow, c'est une recompilation."),
+        "Session.run (notebook 02, section 7) ; PyTorch enregistre un nouveau graphe à chaque exécution. "
+        "TensorFlow 1 paie une modification à l'exécution suivante : les nouveaux nœuds étendent le graphe de la "
+        "session, et les exécuteurs qu'elle a déjà construits sont conservés ; une requête jamais exécutée "
+        "construit un nouvel exécuteur (direct_session.cc de TensorFlow : ExtendLocked, GetOrCreateExecutors ; "
+        "mesuré dans le notebook 05)."),
     "A1.2": Words(
         "TensorFlow a une étape de « compilation » qui pénalise les performances chaque fois que vous modifiez le "
         "graphe.",
@@ -145,8 +148,10 @@ CLAIMS: dict[str, Words] = {
         "trop catégorique",
         "On peut ajouter des opérations à un graphe TensorFlow 1 à tout moment, même entre deux exécutions ; il "
         "n'est immuable que pendant une exécution et après finalize() (RuntimeError: Graph is finalized and "
-        "cannot be modified). Retirer des nœuds n'a pas d'API publique. Le vrai prix d'une modification est "
-        "une recompilation ; dans TensorFlow 2, modifier le graphe d'une tf.function impose un retraçage."),
+        "cannot be modified). Retirer des nœuds n'a pas d'API publique. Une modification se paie à "
+        "l'exécution suivante, comme une extension du graphe de la session : les exécuteurs déjà construits "
+        "sont conservés, et une requête jamais exécutée paie un nouvel exécuteur (direct_session.cc ; notebook "
+        "05). Dans TensorFlow 2, modifier le graphe d'une tf.function impose un retraçage."),
     "A2.3": Words(
         "Dans pytorch, au contraire, vous pouvez changer la structure du graphe pendant l'exécution : vous pouvez "
         "donc ajouter/supprimer des nœuds pendant l'exécution, en changeant dynamiquement sa structure.",
@@ -177,13 +182,18 @@ CLAIMS: dict[str, Words] = {
         "son premier nœud. Aujourd'hui, chaque framework offre les deux : le mode immédiat par défaut, un graphe "
         "sur demande."),
     "A3.3": Words(
-        "TensorFlow suit l'idiome « les données comme code, et le code, ce sont des données ». Dans TensorFlow, "
-        "vous définissez le graphe de façon statique avant qu'un modèle puisse s'exécuter.",
-        "Dans TensorFlow, le programme est une structure de données (le graphe), construite avant que rien ne "
-        "s'exécute.",
+        "TensorFlow suit l'idiome « les données comme code, et le code, ce sont des données ».",
+        "Dans TensorFlow, le programme est une structure de données (le graphe).",
         "vrai, et c'est toujours ainsi que TensorFlow livre les modèles",
         "Le GraphDef a été compté, écrit sur disque, réimporté et exécuté ; SavedModel stocke toujours les graphes "
         "tracés des tf.function sous forme de GraphDef."),
+    "A3.14": Words(
+        "Dans TensorFlow, vous définissez le graphe de façon statique avant qu'un modèle puisse s'exécuter.",
+        "Un graphe TensorFlow est construit en entier avant que le modèle ne s'exécute.",
+        "vrai pour TensorFlow 1, mais ce n'est plus le comportement par défaut",
+        "Vrai pour TensorFlow 1 et pour tf.compat.v1 : chaque nœud est construit avant que Session.run ne calcule "
+        "une valeur (notebook 02, section 1). TensorFlow 2 fonctionne en mode immédiat par défaut ; un graphe "
+        "n'est construit avant l'exécution qu'à l'intérieur d'une tf.function, qui le trace à son premier appel."),
     "A3.4": Words(
         "Toute communication avec le monde extérieur passe par l'objet tf.Session et par tf.Placeholder, qui sont "
         "des tenseurs qui seront remplacés par des données externes à l'exécution.",

@@ -1,12 +1,15 @@
 """The checked exercises of notebook 02, *Define-then-run: TensorFlow*: defined here so the answers stay out of
 the notebook. Expected answers are computed at check time (from our engine, or from real TensorFlow), never
 typed in. Each function returns the same :class:`Exercise` object on every call, so a re-run cell keeps counting
-attempts and the hints move on. Worked solutions: ``instructor/02_define_then_run_tensorflow_solutions.md``.
+attempts and the hints move on. Each exercise asks about a setting the notebook has not shown (another fetch,
+another sequence of calls, a feed without ``x``, a fetch that is also fed), and :data:`REVEALS` lists what would
+give each one away (``tests/test_exercise_spoilers.py``). Worked solutions:
+``instructor/02_define_then_run_tensorflow_solutions.md``.
 
->>> needed_feeds().check({"x", "w"}).ok
+>>> needed_feeds().check({"x", "w", "b"}).ok
 False
->>> compile_count().check(3).ok
-True
+>>> compile_count().check("many").ok
+False
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ from . import tiny_static as ts
 from .exercises import Exercise, Later, choice, clauses, count_is, names, number, same, shown
 from .session_explorer import demo_graph
 
-__all__ = ["FINALIZE_CHOICES", "GROWING_CHOICES", "after_finalize", "compile_count", "finalize_outcomes",
-           "growing_graph", "needed_feeds", "tf_brick_wall", "tf_feed_dict", "tiny_run", "tiny_run_graphs"]
+__all__ = ["FED_FETCH_CHOICES", "FINALIZE_CHOICES", "REVEALS", "after_finalize", "compile_count", "compile_counts",
+           "compile_scenario", "fed_fetch", "fed_fetch_outcome", "finalize_outcomes", "needed_feeds", "tf_brick_wall",
+           "tf_feed_dict", "tiny_run", "tiny_run_graphs"]
+
+#: 02.1 asks about this fetch of the brick-wall graph (the notebook fetches y and z, never it).
+FETCH_02_1 = "mul_2"
 
 #: 02.4's choices: what is tried on a TensorFlow graph after ``g.finalize()``.
 FINALIZE_CHOICES = {
@@ -37,17 +44,26 @@ FINALIZE_CHOICES = {
 
 # The verdicts (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
 ANSWER_NAMES = N_("answer with the names, e.g. {example}")
-FEEDS_WHY = N_("z reads y (which needs x and w) and b·(x·w): all three holes must be filled")
+FEEDS_WHY = N_("mul_2 = y·(2·3): y needs x and w, and 2·3 is made of constants, which need no feed")
 MISSING = N_("missing {names}")
-NOT_NEEDED = Plural("{names} is not needed", "{names} are not needed")  # n: how many names
+NOT_NEEDED = Plural("{names} is not needed: {fetch} does not depend on it",
+                    "{names} are not needed: {fetch} does not depend on them")  # n: how many names
+NOT_A_PLACEHOLDER = Plural("{names} is not a placeholder: the session computes it (it may be fed, but never has to be)",
+                           "{names} are not placeholders: the session computes them (they may be fed, but never have "
+                           "to be)")
+NOT_IN_GRAPH = Plural("{names} is not a node of the brick-wall graph", "{names} are not nodes of the brick-wall graph")
 BOTH = N_("{missing}; {extra}")
-COMPILES_WHY = N_("1 for the first fetch of y, 0 for new values, 1 for the new fetch z, and 1 more because the graph "
-                  "changed, so the cached plan for y was no longer valid")
+COMPILES_WHY = N_("1 for z; 0 for z again (new values, the same fed placeholders: their order in feed_dict does not "
+                  "matter); 1 for y with b fed too (another request); 1 for [y, z]; 1 for z once the graph changed "
+                  "(every cached plan is stale); 0 for z again")
 ANSWER_A_DICT = N_("answer with a dict of names and numbers, e.g. {example}")
 NOT_A_TENSOR = N_("{name!r} is not a tensor of this graph (its names: {names})")
 EVERY_VALUE_A_NUMBER = N_("every value must be a number")
+X_IS_LOST = N_("x is the value you do not have: leave it out of feed_dict and feed something that stands for it")
+SKIPS_SIN = N_("feeding {name} skips the sin ({name} is y or is computed from y): cut the graph before the sin")
 TF_REFUSED = N_("TensorFlow refused: {line}")
-FETCHED = N_("sess.run(z) = {value}")
+FETCHED = N_("sess.run(z) = {value} without x: TensorFlow ran only the ops between your fed tensors and z, the sin "
+             "among them")
 ANSWER_LETTERS = N_("answer with a set of letters among {letters}")
 FINALIZE_WHY = N_("running and reading the graph work; anything that adds ops (a new op, symbolic gradients) raises "
                   "RuntimeError: Graph is finalized and cannot be modified")
@@ -63,9 +79,14 @@ RETURNED_INSTEAD = N_("{what}: your run returned {got} instead of raising a KeyE
 
 @functools.cache
 def needed_feeds() -> Exercise:
-    """02.1: the placeholders that must be fed to fetch ``z`` of the brick-wall graph."""
+    """02.1: the placeholders that must be fed to fetch ``mul_2`` (``y·(2·3)``) of the brick-wall graph. A name that
+    is a node but no placeholder (``y``) is told apart from a placeholder the fetch does not need (``b``)."""
     g = demo_graph()
-    truth = {n.name for n in g.ancestors([g["z"]]) if n.kind == "input"}
+    kinds = {n.name.lower(): n.kind for n in g.nodes}
+    truth = {n.name for n in g.ancestors([g[FETCH_02_1]]) if n.kind == "input"}
+
+    def listed(message: Plural, found: list[str]) -> str:
+        return say(message, names=", ".join(found), n=len(found), fetch=FETCH_02_1)
 
     def check(answer: Any) -> tuple[bool, str]:
         given = names(answer)
@@ -73,40 +94,55 @@ def needed_feeds() -> Exercise:
             return False, say(ANSWER_NAMES, example="{'x'}")
         if given == truth:
             return True, say(FEEDS_WHY)
-        missing, extra = sorted(truth - given), sorted(given - truth)
-        if missing and extra:
-            return False, say(BOTH, missing=say(MISSING, names=", ".join(missing)),
-                              extra=say(NOT_NEEDED, names=", ".join(extra), n=len(extra)))
-        if missing:
-            return False, say(MISSING, names=", ".join(missing))
-        return False, say(NOT_NEEDED, names=", ".join(extra), n=len(extra))
+        extra = sorted(given - truth)
+        unknown = [n for n in extra if n not in kinds]
+        computed = [n for n in extra if n in kinds and kinds[n] != "input"]
+        unneeded = [n for n in extra if kinds.get(n) == "input"]
+        parts = [say(MISSING, names=", ".join(sorted(truth - given)))] if truth - given else []
+        parts += [listed(m, found) for m, found in ((NOT_IN_GRAPH, unknown), (NOT_A_PLACEHOLDER, computed),
+                                                     (NOT_NEEDED, unneeded)) if found]
+        said = parts[0]
+        for part in parts[1:]:
+            said = say(BOTH, missing=said, extra=part)
+        return False, said
 
-    return Exercise("02.1", N_("Which placeholders must be fed to fetch 'z'?"), check,
-                    hints=[N_("follow z's inputs back until you reach placeholders (the SessionExplorer shows them)"),
-                           say(N_("{z}: look at both sides of the +"), z="z = tanh(y·6 + b·(x·w))")])
+    return Exercise("02.1", N_("Which placeholders must be fed to fetch 'mul_2'?"), check,
+                    hints=[N_("follow mul_2's inputs back through the summary of section 2 until every path ends at a "
+                              "placeholder or a constant"),
+                           N_("a constant needs no feed, and neither does a node the session computes")])
 
 
-def compile_scenario() -> int:
-    """02.2's sequence of calls on a fresh Session of the brick-wall graph; returns ``compile_count`` after it."""
+def compile_counts() -> list[int]:
+    """02.2's sequence of calls on a fresh Session of the brick-wall graph: ``compile_count`` after each run."""
     g = demo_graph()
     x, w, b, y, z = (g.get_tensor(n) for n in ("x", "w", "b", "y", "z"))
     sess = st.Session(g)
-    sess.run(y, feed_dict={x: 3.0, w: 2.0})
-    sess.run(y, feed_dict={x: -1.0, w: 0.5})
-    sess.run(z, feed_dict={x: 3.0, w: 2.0, b: 1.0})
-    with g.as_default():
-        _ = y * 10.0
-    sess.run(y, feed_dict={x: 3.0, w: 2.0})
-    return sess.compile_count
+    counts = []
+    for fetch, feed in ((z, {x: 3.0, w: 2.0, b: 1.0}), (z, {b: 0.0, w: 1.0, x: -2.0}), (y, {x: 3.0, w: 2.0, b: 1.0}),
+                        ([y, z], {x: 3.0, w: 2.0, b: 1.0}), (None, None), (z, {x: 3.0, w: 2.0, b: 1.0}),
+                        (z, {x: 0.5, w: 0.5, b: 0.5})):
+        if fetch is None:
+            with g.as_default():
+                _ = y + 1.0  # the graph changes
+            continue
+        sess.run(fetch, feed_dict=feed)
+        counts.append(sess.compile_count)
+    return counts
+
+
+def compile_scenario() -> int:
+    """``compile_count`` at the end of :func:`compile_counts` (the calls the notebook prints in 02.2's prompt)."""
+    return compile_counts()[-1]
 
 
 @functools.cache
 def compile_count() -> Exercise:
-    """02.2: predict ``compile_count`` after :func:`compile_scenario` (the notebook prints the same calls)."""
+    """02.2: predict ``compile_count`` after :func:`compile_counts`' calls."""
     check = count_is(compile_scenario, "", lambda _truth: say(COMPILES_WHY))
     return Exercise("02.2", N_("How many times has the session compiled after these calls?"), check,
-                    hints=[N_("a compile happens for a new (fetches, feeds) pair, or after the graph changed"),
-                           N_("new values for the same placeholders reuse the plan")])
+                    hints=[N_("write each call's request as (fetches, fed placeholders), then count the requests not "
+                              "run before since the graph last changed"),
+                           N_("section 2 says what a plan is cached by, and what makes every cached plan stale")])
 
 
 def tf_brick_wall() -> tuple[Any, dict[str, Any]]:
@@ -121,22 +157,43 @@ def tf_brick_wall() -> tuple[Any, dict[str, Any]]:
     return g, {"x": x, "w": w, "b": b, "y": y, "z": z}
 
 
+def _after(tensor: Any) -> set[str]:
+    """The names of ``tensor``'s op and of every op computed from it (what feeding would skip it)."""
+    seen, stack = set(), [tensor.op]
+    while stack:
+        op = stack.pop()
+        if op.name not in seen:
+            seen.add(op.name)
+            stack.extend(c for out in op.outputs for c in out.consumers())
+    return seen
+
+
 @functools.cache
 def tf_feed_dict() -> Exercise:
-    """02.3: a ``feed_dict`` (names -> numbers) with which real TensorFlow can fetch ``z``."""
+    """02.3: a ``feed_dict`` (tensor names -> numbers) that does not feed ``x``, with which real TensorFlow fetches
+    ``z`` and still runs the sin (so nothing computed from ``y`` is fed). Any such cut of the graph is right: the
+    check runs TensorFlow with it."""
 
     def check(answer: Any) -> tuple[bool, str]:
         if not isinstance(answer, dict):
-            return False, say(ANSWER_A_DICT, example="{'x': 1.0}")
+            return False, say(ANSWER_A_DICT, example="{'w': 1.0}")
         from ..adapters.loader import load_tensorflow
 
         tf = load_tensorflow()
         g, t = tf_brick_wall()
-        unknown = [k for k in answer if k not in t]
+        tensors = {op.name: op.outputs[0] for op in g.get_operations() if op.outputs}
+        keys = {k: str(k).split(":")[0] for k in answer}
+        unknown = [k for k, name in keys.items() if name not in tensors]
         if unknown:
-            return False, say(NOT_A_TENSOR, name=unknown[0], names=", ".join(t))
+            return False, say(NOT_A_TENSOR, name=unknown[0], names=", ".join(tensors))
+        if "x" in keys.values():
+            return False, say(X_IS_LOST)
+        after_y = _after(t["y"])
+        skipping = [name for name in keys.values() if name in after_y]
+        if skipping:
+            return False, say(SKIPS_SIN, name=skipping[0])
         try:
-            feed = {t[k]: float(v) for k, v in answer.items()}
+            feed = {tensors[keys[k]]: float(v) for k, v in answer.items()}
         except (TypeError, ValueError):
             return False, say(EVERY_VALUE_A_NUMBER)
         with tf.compat.v1.Session(graph=g) as sess:
@@ -147,8 +204,12 @@ def tf_feed_dict() -> Exercise:
                 return False, say(TF_REFUSED, line=line.strip())
         return True, say(FETCHED, value=i18n.number(float(value), spec=".4g"))
 
-    return Exercise("02.3", N_("Write a feed_dict that lets the TensorFlow session fetch z."), check,
-                    hints=[N_("feed every placeholder z depends on"), N_("three names: x, w and b")])
+    return Exercise("02.3", N_("Without x: write a feed_dict (tensor names to numbers) with which TensorFlow fetches z "
+                               "and still runs the sin."), check,
+                    hints=[N_("feed_dict can replace any tensor, as section 4 did with y: the ops that compute a fed "
+                              "tensor do not run"),
+                           N_("list every path from z back to x through the ops of section 4: each needs a fed tensor "
+                              "on it, before the sin on the path that goes through it")])
 
 
 def finalize_outcomes() -> dict[str, bool]:
@@ -197,36 +258,49 @@ def after_finalize() -> Exercise:
                            N_("tf.compat.v1.gradients builds its result out of new ops")])
 
 
-#: 02.5's options: a training loop that adds an op at every step (each step slower); how to make it fail loudly.
-GROWING_CHOICES = {
-    "a": N_("call tf.compat.v1.disable_eager_execution(): in graph mode an added op is refused"),
-    "b": N_("call g.finalize() before the loop: any op added afterwards raises RuntimeError at the line that adds "
-            "it"),
-    "c": N_("close and reopen the session at each step: a new session starts from a clean graph"),
-    "d": N_("nothing simpler than reading the code: TensorFlow 1 cannot tell an op added by mistake"),
+#: 02.5's options: what ``sess.run(y, feed_dict={y: 5.0})`` does (y fetched and fed, x and w not fed). Ordered so
+#: that the outcome of the live run (:func:`fed_fetch_outcome`) is "c".
+FED_FETCH_CHOICES = {
+    "a": N_("an InvalidArgumentError: x and w must be fed for y"),
+    "b": N_("a TypeError: only placeholders may be keys of feed_dict"),
+    "c": N_("5.0: a fetch that is also fed returns the fed value"),
+    "d": N_("sin(5.0): the fed value still goes through the sin op"),
 }
 
 
-@functools.cache
-def growing_graph() -> Exercise:
-    """02.5: a decision with its reason, checked against real TensorFlow (:func:`finalize_outcomes`): ``"b"`` is
-    right when a finalized graph still runs and refuses a new op."""
-    def right() -> str:
-        outcomes = finalize_outcomes()
-        return "b" if outcomes["a"] and not outcomes["b"] else "d"
+def fed_fetch_outcome() -> str:
+    """What real TensorFlow does with ``sess.run(y, feed_dict={y: 5.0})`` on the brick-wall graph, as the letter of
+    :data:`FED_FETCH_CHOICES` that says it (run live each time)."""
+    import math
 
+    from ..adapters.loader import load_tensorflow
+
+    tf = load_tensorflow()
+    g, t = tf_brick_wall()
+    with tf.compat.v1.Session(graph=g) as sess:
+        try:
+            value = float(sess.run(t["y"], feed_dict={t["y"]: 5.0}))
+        except tf.errors.InvalidArgumentError:
+            return "a"
+        except TypeError:
+            return "b"
+    return "c" if same(value, 5.0) else "d" if same(value, math.sin(5.0)) else "?"
+
+
+@functools.cache
+def fed_fetch() -> Exercise:
+    """02.5: a prediction decided by real TensorFlow (:func:`fed_fetch_outcome`): fetch ``y`` while feeding ``y``."""
     why = {
-        "a": N_("graph mode is what TensorFlow 1 always had, and it happily appends ops to a graph (section 7)"),
-        "b": N_("a finalized graph still runs (section 7) and refuses any new op with RuntimeError: the traceback "
-                "points at the line in the loop that adds it; MonitoredSession does exactly this"),
-        "c": N_("a session runs the graph it is given; the graph keeps its added ops, and a new session pays to set "
-                "up"),
-        "d": N_("finalize() tells it: after it, adding an op is an error"),
+        "a": N_("y is fed, so nothing that computes it runs: x and w are not needed"),
+        "b": N_("feed_dict may replace any tensor, not only a placeholder (section 4 fed y)"),
+        "c": N_("TensorFlow hands back the value fed for a fetch and runs nothing for it: a fed tensor's inputs are "
+                "never computed"),
+        "d": N_("a fed tensor replaces the output of the op that makes it: the sin never runs"),
     }
-    return Exercise("02.5", N_("A loop adds an op at every step: how do you make it fail where it happens, and why?"),
-                    choice(GROWING_CHOICES, right, why),
-                    hints=[N_("what did section 7 do to the graph before trying to add a node?"),
-                           N_("which error did adding a node raise then?")])
+    return Exercise("02.5", N_("Fetch y while feeding y itself (no x, no w): what happens?"),
+                    choice(FED_FETCH_CHOICES, fed_fetch_outcome, why),
+                    hints=[N_("in section 4, feeding y to fetch z cut the graph at y: which ops above the cut ran?"),
+                           N_("section 4's refusal named a placeholder its fetch needed: does this fetch need one?")])
 
 
 def tiny_run_graphs() -> list[tuple[str, ts.Node, dict[ts.Node, float]]]:
@@ -285,3 +359,27 @@ def tiny_run() -> Exercise:
                               "called 'mul'"),
                            N_("before reading feed for a placeholder, test whether it is there, and raise "
                               "KeyError with node.name in the message if not")])
+
+
+def _reveals_02_2() -> tuple[str, ...]:
+    """What would answer 02.2: its count after each call, or the last one, printed with what it counts."""
+    counts, last = compile_counts(), compile_scenario()
+    return (f"compiles: {counts}", f"compile_count after each call: {counts}", f"compile_count: {last}",
+            f"compile_count == {last}", f"compiled {last} times", f"a compilé {last} fois")
+
+
+#: What would give each exercise away if a cell above it showed it (``tests/test_exercise_spoilers.py``): the
+#: placeholders of mul_2 named as such, the count after 02.2's calls, a feed of the second x·w path (02.3), the
+#: right set of 02.4, the outcome of 02.5 in its own words, the key lines of 02.6's run.
+REVEALS: dict[str, tuple[str, ...]] = {
+    "02.1": ("fetch 'mul_2', fed x, w", "mul_2 needs x and w", "mul_2 needs only x and w",
+             "mul_2 a besoin de x et de w"),
+    "02.2": _reveals_02_2(),
+    "02.3": ("'mul_3':", '"mul_3":', "mul_3:0", "'mul_4':", '"mul_4":', "mul_4:0"),
+    "02.4": ("{'a', 'c'}", '{"a", "c"}', "as_graph_def() still works", "reading the graph still works",
+             "gradients on a finalized graph raise"),
+    "02.5": ("a fetch that is also fed returns the fed value", "returns the fed value", "fed value comes back",
+             "renvoie la valeur fournie"),
+    "02.6": ("FORWARD[node.op](*(values[i] for i in node.inputs))", "values[node] = feed[node]",
+             "values[node] = node.value", "values[node] = float(feed[node])"),
+}
