@@ -212,9 +212,9 @@ CLAIMS: tuple[Claim, ...] = (
           "that will be substituted by external data at runtime.",
           "Data enters a TensorFlow graph only through placeholders, and results leave only through Session.run.",
           "02_define_then_run_tensorflow.ipynb", "true in TensorFlow 1, gone from TensorFlow 2's default API",
-          "A little looser than it sounds even in TensorFlow 1 (any tensor can be fed or fetched; variables keep "
-          "state between runs). TensorFlow 2 has no Session and no placeholder by default: a tf.function takes "
-          "ordinary arguments."),
+          "A little looser than it sounds even in TensorFlow 1: any tensor can be fed or fetched, not only a "
+          "placeholder (notebook 02 fed an intermediate tensor). TensorFlow 2 has no Session and no placeholder by "
+          "default: a tf.function takes ordinary arguments."),
     Claim("A3.5", "Answer 3",
           "In PyTorch things are way more imperative and dynamic: you can define, change and execute nodes as you "
           "go, no special session interfaces or placeholders.",

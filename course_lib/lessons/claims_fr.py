@@ -200,9 +200,9 @@ CLAIMS: dict[str, Words] = {
         "Les données n'entrent dans un graphe TensorFlow que par les placeholders, et les résultats n'en sortent "
         "que par Session.run.",
         "vrai dans TensorFlow 1, absent de l'API par défaut de TensorFlow 2",
-        "Un peu moins strict qu'il n'y paraît, même dans TensorFlow 1 (on peut fournir ou demander n'importe quel "
-        "tenseur ; les variables gardent leur état d'une exécution à l'autre). TensorFlow 2 n'a par défaut ni "
-        "Session ni placeholder : une tf.function prend des arguments ordinaires."),
+        "Un peu moins strict qu'il n'y paraît, même dans TensorFlow 1 : on peut fournir ou demander n'importe quel "
+        "tenseur, pas seulement un placeholder (le notebook 02 a fourni un tenseur intermédiaire). TensorFlow 2 n'a "
+        "par défaut ni Session ni placeholder : une tf.function prend des arguments ordinaires."),
     "A3.5": Words(
         "Dans PyTorch, les choses sont bien plus impératives et dynamiques : vous pouvez définir, modifier et "
         "exécuter des nœuds au fur et à mesure, sans interfaces de session spéciales ni placeholders.",
