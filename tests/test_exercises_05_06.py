@@ -92,10 +92,17 @@ def test_bucket_boundaries() -> None:
 
 def test_ragged_signature() -> None:
     tf = pytest.importorskip("tensorflow")
+    """06.3 asks for a batch of reviews (sentences of words): two ragged dimensions, a setting section 5 never shows
+    (its spec, ragged_rank=1, is refused here)."""
     ex = ex6.ragged_signature()
-    assert ex.check([tf.RaggedTensorSpec(shape=[None, None, 3], dtype=tf.float64, ragged_rank=1)]).ok
-    assert not ex.check([tf.TensorSpec(shape=[None, None, 3], dtype=tf.float64)]).ok
-    assert not ex.check([tf.RaggedTensorSpec(shape=[2, None, 3], dtype=tf.float64, ragged_rank=1)]).ok
+    assert ex.check([tf.RaggedTensorSpec(shape=[None, None, None, 3], dtype=tf.float64, ragged_rank=2)]).ok
+    assert ex.check([tf.RaggedTensorSpec(shape=[None, None, None, None], dtype=tf.float64, ragged_rank=2)]).ok
+    shown_above = ex.check([tf.RaggedTensorSpec(shape=[None, None, 3], dtype=tf.float64, ragged_rank=1)]).said
+    assert shown_above.msgid is ex6.RAGGED_DIMENSIONS and shown_above.values == {"n": 1}
+    assert ex.check([tf.RaggedTensorSpec(shape=[None, None, None, 3], dtype=tf.float64)]).said.values == {"n": 3}
+    assert ex.check([tf.TensorSpec(shape=[None, None, None, 3], dtype=tf.float64)]).said.msgid is ex6.NEEDS_RAGGED_SPEC
+    assert not ex.check([tf.RaggedTensorSpec(shape=[2, None, None, 3], dtype=tf.float64, ragged_rank=2)]).ok
+    assert not ex.check([tf.RaggedTensorSpec(shape=[None, None, None, 3], dtype=tf.float32, ragged_rank=2)]).ok
 
 
 def test_packed_batch_sizes() -> None:
@@ -120,11 +127,11 @@ def test_05_6_extension_choice_explains_every_option() -> None:
     assert ex.check("e").message.startswith("answer with one letter among a, b, c, d")  # end to end, in English
 
 
-def test_06_5_serving_choice_explains_every_option() -> None:
-    from course_lib.lessons import exercises_06
-
-    ex = exercises_06.serving_choice()
-    assert ex.check("c").ok
-    for k in "abd":
+def test_06_5_loop_choice_is_decided_by_real_tensorflow() -> None:
+    pytest.importorskip("tensorflow")
+    assert ex6.loop_verdict() == "b"  # three traces, and the graph holds a While op
+    ex = ex6.loop_choice()
+    assert ex.check("b").ok
+    for k in "acd":
         result = ex.check(k)
         assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k

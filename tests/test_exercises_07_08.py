@@ -63,8 +63,11 @@ def test_07_tallest_tree_reports_parse_errors_in_words() -> None:
 
 def test_07_batched_ops() -> None:
     ex = ex7.batched_ops()
-    assert ex.check(49).ok
-    assert not ex.check(48).ok and not ex.check(8 * 6 * 100).ok
+    right = ex.check(32)  # 8 ops x (7 - 3) levels: the chain is 7 tall, the balanced tree 3
+    assert right.ok and right.said.values == {"n": 32, "level_ops": 8, "tall": 7, "short": 3}
+    assert ex.check(8 * 7 + 1).said.msgid is ex7.WHOLE_COUNT  # batch B's whole count
+    assert ex.check(7 * 4).said.msgid is ex7.ONE_NODE_AT_A_TIME  # the chain, one node at a time
+    assert ex.check(33).said.msgid is exercises.NOT_IT and not ex.check(8 * 101).ok
 
 
 @pytest.fixture(scope="module")
@@ -142,12 +145,14 @@ def test_08_5_export_shapes_is_decided_by_real_torch_export() -> None:
         assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k
 
 
-def test_07_5_serving_choice_is_decided_by_our_engines() -> None:
-    from course_lib.lessons import exercises_07
-
-    assert exercises_07.serving_verdict() == "b"  # one Fold graph, one compile; the per-shape cache grew
-    ex = exercises_07.serving_choice()
-    assert ex.check("b").ok
-    for k in "acd":
+def test_07_5_fold_choice_is_decided_by_our_engines() -> None:
+    served, candidates = ex7.fold_batches()
+    seen = {t.binarized().shape() for batch in served for t in batch}
+    assert candidates["b"] and not seen & {t.binarized().shape() for t in candidates["b"]}  # option b says so
+    assert len(candidates["a"]) == 200 and max(t.binarized().height for t in candidates["d"]) == 9
+    assert ex7.fold_verdict() == "d"  # the one batch the graph of 8 levels refuses
+    ex = ex7.fold_choice()
+    assert ex.check("d").ok
+    for k in "abc":
         result = ex.check(k)
         assert result.ok is False and result.said.msgid is exercises.CHOSE and result.said.values["letter"] == k

@@ -116,7 +116,7 @@ def tf_spec(ragged: bool = False, listed: bool = True) -> Any:
     from course_lib.adapters.loader import load_tensorflow
 
     tf = load_tensorflow()
-    spec = (tf.RaggedTensorSpec(shape=[None, None, 3], dtype=tf.float64, ragged_rank=1) if ragged
+    spec = (tf.RaggedTensorSpec(shape=[None, None, None, 3], dtype=tf.float64, ragged_rank=2) if ragged  # 06.3
             else tf.TensorSpec([None], tf.float64))
     return [spec] if listed else spec
 
@@ -244,12 +244,12 @@ CASES = [
     Case("06.2", course(ex6.bucket_boundaries), lambda: [5, 12], lambda: [9, 20]),
     Case("06.3", course(ex6.ragged_signature), lambda: tf_spec(ragged=True), lambda: tf_spec(True, listed=False), TF),
     Case("06.4", course(ex6.packed_batch_sizes), lambda: [3, 3, 2, 1, 1], lambda: [3, 2, 1], TORCH),
-    Case("06.5", course(ex6.serving_choice), lambda: "c", lambda: "b"),
+    Case("06.5", course(ex6.loop_choice), lambda: "b", lambda: "c", TF),
     Case("07.1", course(ex7.ops_recorded), lambda: 16, lambda: 20),
     Case("07.2", course(ex7.graphs_needed), lambda: 3, lambda: 6),
     Case("07.3", course(ex7.tallest_tree), lambda: "(a (b (c (d e))))", lambda: "((a b) (c (d e)))"),
-    Case("07.4", course(ex7.batched_ops), lambda: 49, lambda: 48),
-    Case("07.5", course(ex7.serving_choice), lambda: "b", lambda: "c"),
+    Case("07.4", course(ex7.batched_ops), lambda: 32, lambda: 33),
+    Case("07.5", course(ex7.fold_choice), lambda: "d", lambda: "c"),
     Case("08.1", course(lambda: ex8.unrolled_ops(unrolled())), lambda: 2 + 4 * ex8.UNROLL_N, lambda: 100, TF),
     Case("08.2", course(ex8.retraces), lambda: 4, lambda: 7, TF),
     Case("08.3", course(lambda: ex8.wrong_input(*branchy())), lambda: [-1.0, -2.0, 0.5], lambda: [1.0, 2.0, 3.0],
@@ -324,10 +324,10 @@ def test_the_english_word_list_finds_english() -> None:
 def test_a_cached_exercise_follows_the_language_of_the_moment() -> None:
     ex = ex7.batched_ops()  # cached: built once, in whatever language came first
     set_language("fr")
-    assert ex.prompt_text().startswith("Un lot de 100 arbres\u00a0; le plus haut a une hauteur de 6.")
-    assert ex.hint_texts()[1] == "chaque niveau coûte 8 opérations, et une opération de plus choisit les vecteurs des phrases"
+    assert ex.prompt_text().startswith("Lot A\u00a0: 100 copies de (((a b) (c d)) ((e f) (g h))).")
+    assert ex.hint_texts()[1] == "trouvez la hauteur de chaque arbre\u00a0: un mot vaut 0, un groupe un de plus que sa partie la plus haute"
     set_language("en")
-    assert ex.prompt_text().startswith("A batch of 100 trees; the tallest has height 6.")
+    assert ex.prompt_text().startswith("Batch A: 100 copies of (((a b) (c d)) ((e f) (g h))).")
     assert ex7.batched_ops() is ex
 
 
@@ -356,7 +356,7 @@ def test_french_choices_are_the_options_the_french_notebooks_show() -> None:
     set_language("fr")
     cases = [("01", "01.5", ex1.CONSTANT_CHOICES), ("02", "02.5", ex2.FED_FETCH_CHOICES),
              ("03", "03.5", ex3.BACKWARD_CHOICES), ("04", "04.5", ex4.DEBUG_CHOICES), ("04", "04.6", ex4.RETRACE_CHOICES),
-             ("05", "05.6", ex5.EXTENSION_CHOICES), ("06", "06.5", ex6.SERVING_CHOICES), ("07", "07.5", ex7.SERVING_CHOICES),
+             ("05", "05.6", ex5.EXTENSION_CHOICES), ("06", "06.5", ex6.LOOP_CHOICES), ("07", "07.5", ex7.FOLD_CHOICES),
              ("08", "08.5", ex8.EXPORT_CHOICES), ("08", "08.6", ex8.XLA_CHOICES)]
 
     def plain(text: str) -> str:

@@ -97,6 +97,34 @@ def test_dynamic_graph_grows_with_the_sentence(rnn: sq.TinyRNN, L: int) -> None:
     assert step_scopes == [f"step {t}" for t in range(1, L + 1)]
 
 
+def test_the_boxes_of_both_unrolls_are_named_in_the_language_of_the_moment(rnn: sq.TinyRNN) -> None:
+    """The scopes are what a drawing shows as box labels: French "pas 2" and "poids", not "step 2" and "weights"."""
+    from course_lib.i18n import set_language
+
+    set_language("fr")
+    static, run = sq.StaticUnroll(rnn, 2), sq.dynamic_unroll(rnn, np.ones((2, rnn.dim)))
+    for g in (static.graph, run.graph()):
+        scopes = [s for s in dict.fromkeys(n.scope for n in g.nodes) if s]
+        assert scopes == ["poids", "pas 1", "pas 2"], scopes
+    assert static.graph.name == "RNN statique, 2 pas"
+    set_language("en")
+    assert sq.StaticUnroll(rnn, 1).graph.name == "static RNN, 1 step"
+
+
+def test_tensorflow_runs_a_while_loop_lowered_into_a_cycle() -> None:
+    """TensorFlow 2 stores one While op (acyclic); the graph its runtime ran has the cycle of TensorFlow 1's control
+    flow again (Enter, Merge, Switch, NextIteration, Exit), and it still counts to the limit."""
+    pytest.importorskip("tensorflow")
+    from course_lib.adapters import frameworks
+
+    loop = frameworks.tf1_loop_graph(limit=4, control_flow_v2=True)
+    stored = [op.type for op in loop.get_operations()]
+    assert "StatelessWhile" in stored and "NextIteration" not in stored
+    ran = sq.ran_op_types(loop)
+    assert {"Enter", "Merge", "Switch", "NextIteration", "Exit", "LoopCond"} <= set(ran)
+    assert "StatelessWhile" not in ran and "While" not in ran
+
+
 def test_padding_counts() -> None:
     c = sq.padding_count([5, 2, 3])
     assert (c.real, c.padded, c.total) == (10, 5, 15)

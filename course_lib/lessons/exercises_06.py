@@ -1,7 +1,8 @@
 """The checked exercises of notebook 06, *Variable-length sequences*: defined here so the answers stay out of the
 notebook. Expected answers are computed at check time (by :mod:`course_lib.lessons.sequences`, real TensorFlow or real
 PyTorch), never typed in; the frameworks are imported only when an answer is checked. Each function returns the
-same :class:`Exercise` on every call, so a re-run cell keeps counting attempts and the hints move on.
+same :class:`Exercise` on every call, so a re-run cell keeps counting attempts and the hints move on, and
+:data:`REVEALS` lists what would give each one away (``tests/test_exercise_spoilers.py``).
 Worked solutions: ``instructor/06_variable_length_sequences_solutions.md``.
 
 >>> padded_steps().check(21).ok
@@ -18,22 +19,24 @@ from typing import Any
 import numpy as np
 
 from .. import i18n
-from ..i18n import N_, say
+from ..i18n import N_, Plural, say
 from . import sequences as sq
 from .exercises import NOT_IT, Exercise, choice, number
 
 __all__ = [
     "BUCKET_LENGTHS",
     "BUCKET_TARGET",
+    "LOOP_CHOICES",
     "PACKED_LENGTHS",
     "PADDED_LENGTHS",
-    "SERVING_CHOICES",
+    "REVEALS",
     "bucket_boundaries",
+    "loop_choice",
+    "loop_verdict",
     "packed_batch_sizes",
     "padded_steps",
-    "ragged_batches",
     "ragged_signature",
-    "serving_choice",
+    "review_batches",
 ]
 
 #: 06.1: a batch padded to its longest sentence.
@@ -56,9 +59,14 @@ BUCKETS_WHY = N_("{padded} padded steps in {buckets} buckets (padded to {longest
 OVER_TARGET = N_("{padded} padded steps with {limits}; the target is at most {target}")
 A_LIST_OF_RAGGED_SPECS = N_("input_signature is a list with one spec per argument: {example}")
 TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
+NEEDS_RAGGED_SPEC = N_("a RaggedTensor needs a tf.RaggedTensorSpec, not a TensorSpec")
+RAGGED_DIMENSIONS = Plural("TensorFlow refused it: this spec has {n} ragged dimension, which is not the batch's "
+                           "structure",
+                           "TensorFlow refused it: this spec has {n} ragged dimensions, which is not the batch's "
+                           "structure")
 RAN_OTHER_NUMBERS = N_("it ran but gave other numbers: keep float64 and 3 numbers per word")
 TRACED_TIMES = N_("it traced {n} times")
-ONE_GRAPH = N_("one graph for every batch: the number of sentences and of words is left open")
+ONE_GRAPH = N_("one graph for every batch: the numbers of reviews, sentences and words are left open")
 ONE_NUMBER_PER_STEP = N_("answer with a list of whole numbers, one per time step")
 PACKED_WHY = N_("{n} cell steps in all, the number of words: time step t runs only the sentences that still have a "
                 "word t")
@@ -110,20 +118,27 @@ def bucket_boundaries() -> Exercise:
     return Exercise("06.2", say(N_("Two boundaries that leave at most {target} padded steps."), target=BUCKET_TARGET),
                     check,
                     hints=[N_("look at the sorted lengths: where are the big jumps?"),
-                           N_("a boundary b puts every length ≤ b in the lower bucket; cut at the jumps 5→9 and "
-                              "12→20")])
+                           N_("a bucket is padded to its own longest sentence: a cut just below a big jump keeps "
+                              "the short sentences from being padded to the long ones")])
 
 
-def ragged_batches() -> list[list[list[float]]]:
-    """06.3's three batches of sentences (lists of word vectors of size 3), each with another longest length."""
+#: 06.3's batches: reviews (lists of sentences) with these numbers of words per sentence.
+REVIEW_LENGTHS = ([[2, 4], [3]], [[5, 1, 3], [2, 2], [1]], [[7], [2, 6]])
+
+
+def review_batches() -> list[list[list[list[float]]]]:
+    """06.3's three batches of reviews: each review a list of sentences, each sentence a list of word vectors of
+    size 3; the batches differ in reviews, sentences per review and words per sentence."""
     rng = np.random.default_rng(6)
-    return [[rng.normal(size=(n, 3)).round(3).tolist() for n in lens] for lens in ([2, 4], [5, 1, 3], [7, 2])]
+    return [[[rng.normal(size=(n, 3)).round(3).tolist() for n in review] for review in batch]
+            for batch in REVIEW_LENGTHS]
 
 
 @functools.cache
 def ragged_signature() -> Exercise:
-    """06.3: an ``input_signature`` under which a tf.function takes every batch of :func:`ragged_batches` in ONE
-    trace: ``[batch, (words), 3]`` float64, ragged in the number of words."""
+    """06.3: an ``input_signature`` under which a tf.function takes every batch of :func:`review_batches` in ONE
+    trace: ``[reviews, (sentences), (words), 3]`` float64, ragged in two dimensions (a setting the notebook does
+    not show: its ragged batch of sentences has one)."""
 
     def check(answer: Any) -> tuple[bool, str]:
         from ..adapters.loader import load_tensorflow
@@ -131,12 +146,18 @@ def ragged_signature() -> Exercise:
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
             return False, say(A_LIST_OF_RAGGED_SPECS, example="[tf.RaggedTensorSpec(...)]")
+        batches = [tf.ragged.constant(b, dtype=tf.float64, ragged_rank=2) for b in review_batches()]
         try:
-            f = tf.function(lambda batch: tf.reduce_sum(batch, axis=1), input_signature=list(answer))
-            got = [f(tf.ragged.constant(b, dtype=tf.float64, ragged_rank=1)).numpy() for b in ragged_batches()]
+            f = tf.function(lambda reviews: tf.reduce_sum(reviews, axis=[1, 2]), input_signature=list(answer))
+            got = [f(b).numpy() for b in batches]
         except (TypeError, ValueError) as err:
+            if any(isinstance(spec, tf.TensorSpec) for spec in answer):
+                return False, say(NEEDS_RAGGED_SPEC)
+            ranks = [getattr(spec, "ragged_rank", None) for spec in answer]
+            if len(ranks) == 1 and isinstance(ranks[0], int) and ranks[0] != batches[0].ragged_rank:
+                return False, say(RAGGED_DIMENSIONS, n=ranks[0])
             return False, say(TF_REFUSED_IT, line=str(err).splitlines()[0][:160])
-        want = [np.array([np.sum(s, axis=0) for s in b]) for b in ragged_batches()]
+        want = [np.array([np.sum(np.concatenate(review), axis=0) for review in b]) for b in review_batches()]
         if not all(np.allclose(g, w) for g, w in zip(got, want)):
             return False, say(RAN_OTHER_NUMBERS)
         traces = f.experimental_get_tracing_count()
@@ -144,9 +165,11 @@ def ragged_signature() -> Exercise:
             return False, say(TRACED_TIMES, n=traces)
         return True, say(ONE_GRAPH)
 
-    return Exercise("06.3", N_("A signature that takes every ragged batch in one trace."), check,
-                    hints=[N_("a RaggedTensor needs a tf.RaggedTensorSpec, not a TensorSpec"),
-                           "tf.RaggedTensorSpec(shape=[None, None, 3], dtype=tf.float64, ragged_rank=1)"])
+    return Exercise("06.3", N_("A signature that takes every batch of reviews in one trace."), check,
+                    hints=[N_("write the dimensions of a batch of reviews, outermost first, and mark those whose "
+                              "size changes from one item to the next"),
+                           N_("ragged_rank counts the ragged dimensions after the first one; the shape has one entry "
+                              "per dimension")])
 
 
 @functools.cache
@@ -174,31 +197,76 @@ def packed_batch_sizes() -> Exercise:
 
     return Exercise("06.4", N_("What are the packed sequence's batch_sizes?"), check,
                     hints=[N_("batch_sizes[t] = how many sentences have at least t + 1 words"),
-                           N_("lengths 5, 2, 3: at step 1 all three are running; at step 3, only two")])
+                           N_("draw each sentence as a row of squares, one per word, and count the squares in each "
+                              "column")])
 
 
-#: 06.5's options: how to serve a sentiment RNN as one ``tf.function`` when sentences come in every length.
-SERVING_CHOICES = {
-    "a": N_("pad every batch to the longest sentence ever seen with zeros: one trace, and the scores do not change"),
-    "b": N_("a tf.function over a Python loop on each sentence's length: one trace, since the code is the same"),
-    "c": N_("a ragged input_signature and a loop over tf.range: one trace, and each sentence runs its own length"),
-    "d": N_("no tf.function can do it: a static graph has one length, so only define-by-run serves every length"),
+#: 06.5's options: how many traces a tf.function over a padded batch makes when its loop runs over ``tf.range``
+#: and it has no ``input_signature`` (a setting section 5 does not show: it showed a Python loop without a signature
+#: and a tf.range loop with a ragged signature).
+LOOP_CHOICES = {
+    "a": N_("one trace: the loop over tf.range is a while_loop, so one graph serves every length"),
+    "b": N_("three traces: with no input_signature, each new input shape is traced again"),
+    "c": N_("three traces: AutoGraph unrolls tf.range when the padded length is known"),
+    "d": N_("two traces: only the batch size is part of the signature, and it takes two values"),
 }
 
 
+def loop_verdict() -> str:
+    """06.5's answer, decided by real TensorFlow: section 5's padded function with its loop over ``tf.range``,
+    called on section 5's three padded batches. ``"a"``: one trace; ``"d"``: two; ``"b"``: three and the graph
+    holds a ``While`` op; ``"c"``: three, unrolled (no ``While``)."""
+    from ..adapters.loader import load_tensorflow
+
+    tf = load_tensorflow()
+    rnn = sq.TinyRNN.make(seed=0)
+    wx, wh, b, v = (tf.constant(a) for a in (rnn.wx, rnn.wh, rnn.b, rnn.v))
+
+    @tf.function
+    def looped_scores(x: Any, mask: Any) -> Any:
+        h = tf.zeros([tf.shape(x)[0], rnn.hidden], tf.float64)
+        for t in tf.range(tf.shape(x)[1]):  # a loop over a tensor: a tf.while_loop, whatever the length
+            m = mask[:, t : t + 1]
+            h = m * tf.tanh(x[:, t] @ wx + h @ wh + b) + (1.0 - m) * h
+        return tf.sigmoid(tf.linalg.matvec(h, v))
+
+    xs = [rnn.embed(s) for s in sq.SENTENCES]
+    padded = [[tf.constant(a) for a in sq.pad(batch)] for batch in (xs[0:3], xs[3:6], xs[6:8])]  # section 5's
+    for batch in padded:
+        looped_scores(*batch)
+    traces = looped_scores.experimental_get_tracing_count()
+    graph = looped_scores.get_concrete_function(*padded[0]).graph
+    looped = any("While" in op.type for op in graph.get_operations())
+    return {1: "a", 2: "d"}.get(traces, "b" if looped else "c")
+
+
 @functools.cache
-def serving_choice() -> Exercise:
-    """06.5: a decision with its reason (sections 3 and 5 counted the evidence: scores changed by unmasked zeros,
-    one trace per padded length, one trace for the ragged function)."""
+def loop_choice() -> Exercise:
+    """06.5: a prediction with its reason, decided by real TensorFlow when the answer is checked
+    (:func:`loop_verdict`)."""
     why = {
-        "a": N_("one trace, yes, but zeros without a mask change the scores (section 3): padding needs a mask or "
-                "lengths"),
-        "b": N_("a Python loop runs while tracing, so the graph is unrolled to one length: one trace per new length"),
-        "c": N_("the loop on a tensor becomes a tf.while_loop inside the graph, and the ragged signature admits "
-                "every length: section 5 counted one trace"),
-        "d": N_("a loop inside the graph (tf.while_loop) is static and runs any number of steps"),
+        "a": N_("a while_loop runs any number of steps, but with no input_signature the input's shape is part of "
+                "the signature: a new shape traces again"),
+        "b": N_("the graph holds one While op, yet a tf.function with no input_signature traces once per new input "
+                "shape, loop or not"),
+        "c": N_("AutoGraph turns a loop over a tensor into a tf.while_loop whatever the length: the graph holds one "
+                "While op"),
+        "d": N_("every dimension's size is part of the signature, the number of words as well as the batch size"),
     }
-    return Exercise("06.5", N_("Which way serves sentences of every length with one trace and unchanged scores?"),
-                    choice(SERVING_CHOICES, "c", why),
-                    hints=[N_("which of section 5's functions traced only once?"),
-                           N_("what did the zeros do in section 3?")])
+    return Exercise("06.5", N_("How many traces for the three padded batches, and why?"),
+                    choice(LOOP_CHOICES, loop_verdict, why),
+                    hints=[N_("two things decide a trace: the Python the tracing runs, and the signature of the "
+                              "inputs; which changes here?"),
+                           N_("compare the shapes of the three padded batches")])
+
+
+#: What would give each exercise away (``tests/test_exercise_spoilers.py``): the key line of a solution, the right
+#: option's own words, the printed count that answers.
+REVEALS: dict[str, tuple[str, ...]] = {
+    "06.1": ("4 × 12 = 48 steps, 27 on words", "4 × 12 = 48 pas, dont 27 sur des mots", "check(21)"),
+    "06.2": ("boundaries=[5, 12]", "check([5, 12])", "31 padded steps in 3 buckets", "31 pas de remplissage dans 3"),
+    "06.3": ("ragged_rank=2", "shape=[None, None, None, 3]"),
+    "06.4": ("[3, 3, 2, 1, 1]",),
+    "06.5": ("each new input shape is traced again", "traces once per new input shape",
+             "chaque nouvelle forme d'entrée est tracée à nouveau", "trace une fois par nouvelle forme d'entrée"),
+}

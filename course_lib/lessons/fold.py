@@ -47,7 +47,7 @@ import numpy as np
 from .. import dynamic as dy
 from .. import graph as ir
 from .. import static as st
-from ..i18n import N_, say
+from ..i18n import N_, number, say
 from ..i18n import gettext as _
 from ..render.words import plural
 from .tree_rnn import CELL_OPS, TreeRNN, recorded_ops
@@ -60,6 +60,8 @@ __all__ = ["LEVEL_OPS", "FoldGraph", "OpCounts", "Schedule", "op_counts", "pictu
 LEVEL_OPS = 8
 
 MAX_LEVELS_TOO_SMALL = N_("max_levels must be at least 1")
+COUNTS = N_("trees: {trees}, phrases: {phrases}, levels: {levels}; ops one node at a time: {per_node}, batched by "
+            "depth: {by_depth}")
 TOO_MANY_LEVELS = N_("this batch needs {needed} levels but the graph was built for {levels}; build FoldGraph(net, "
                      "max_levels={needed}) -- like padding, a static graph has a maximum size")
 
@@ -162,6 +164,16 @@ class OpCounts:
     @property
     def ratio(self) -> float:
         return self.per_node / self.by_depth if self.by_depth else float("inf")
+
+    def __str__(self) -> str:
+        """The counts in words, in the language of the moment (``print(counts)``; ``repr`` keeps the fields).
+
+        >>> print(OpCounts(50, 350, 7, 1400, 57))
+        trees: 50, phrases: 350, levels: 7; ops one node at a time: 1,400, batched by depth: 57
+        """
+        return _(COUNTS).format(trees=number(self.trees, spec=","), phrases=number(self.phrases, spec=","),
+                                levels=number(self.levels, spec=","), per_node=number(self.per_node, spec=","),
+                                by_depth=number(self.by_depth, spec=","))
 
 
 def op_counts(trees: list[Tree]) -> OpCounts:

@@ -47,7 +47,6 @@ from .. import static as st
 from ..graph import Graph
 from ..i18n import N_, Plural, Said, ngettext, number, say
 from ..i18n import gettext as _
-from ..render.words import plural
 from .padding import (
     PaddingCount,
     bucketed_count,
@@ -77,6 +76,7 @@ __all__ = [
     "pad",
     "padding_count",
     "plot_waste",
+    "ran_op_types",
     "reference_scores",
     "sentences_with_spread",
     "strategy_costs",
@@ -114,6 +114,8 @@ TORCH_PADDED, TORCH_PACKED, TORCH_ONE_BY_ONE = (N_("torch nn.RNN: padded batch (
                                                 N_("torch nn.RNN: pack_padded_sequence"),
                                                 N_("torch nn.RNN: one sentence at a time"))
 RANKING = N_("On this run the fastest was {fastest}, the slowest {slowest}.")
+#: The names of the boxes a drawing of an unrolled RNN shows (name scopes, in the language of the moment).
+STEP, WEIGHTS = N_("step {t}"), N_("weights")
 
 
 def tokens(sentence: str | Sequence[str]) -> list[str]:
@@ -206,14 +208,16 @@ class DynamicRun:
 def dynamic_unroll(rnn: TinyRNN, x: np.ndarray, ops: Any = dy) -> DynamicRun:
     """Run the cell over the sentence's own length with a Python ``for``: the graph has exactly ``L`` steps.
 
-    Every op is named ``step t/...`` so the recorded graph can be drawn one box per step.
+    Every op is named ``step t/...`` (French ``pas t/...``: the names are the drawing's boxes, in the language of
+    the moment) so the recorded graph can be drawn one box per step.
     """
-    wx, wh = dy.Parameter(rnn.wx, name="weights/Wx"), dy.Parameter(rnn.wh, name="weights/Wh")
-    b, v = dy.Parameter(rnn.b, name="weights/b"), dy.Parameter(rnn.v, name="weights/v")
+    weights = _(WEIGHTS)  # the boxes' names, in the language of the moment
+    wx, wh = dy.Parameter(rnn.wx, name=f"{weights}/Wx"), dy.Parameter(rnn.wh, name=f"{weights}/Wh")
+    b, v = dy.Parameter(rnn.b, name=f"{weights}/b"), dy.Parameter(rnn.v, name=f"{weights}/v")
     h: Any = None  # h_0 = 0, so step 1 is tanh(x_1·Wx + b): no h·Wh term to record
     cells = []
     for t in range(len(x)):
-        scope = f"step {t + 1}"
+        scope = _(STEP).format(t=t + 1)
         xt = dy.Tensor(x[t], name=f"{scope}/x{t + 1}", kind="input")
         pre = xt @ wx
         named = [(pre, "x·Wx")]
@@ -257,16 +261,17 @@ class StaticUnroll:
         self.rnn = rnn
         self.steps = int(steps)
         self.masked = masked
-        self.graph = st.Graph(f"static RNN, {plural(self.steps, 'step')}")
+        title = ngettext("static RNN, {n} step", "static RNN, {n} steps", self.steps)
+        self.graph = st.Graph(title.format(n=self.steps))
         self.xs: list[st.Tensor] = []
         self.masks: list[st.Tensor] = []
         with self.graph.as_default():
-            with st.name_scope("weights"):
+            with st.name_scope(_(WEIGHTS)):
                 wx, wh = st.Variable(rnn.wx, name="Wx"), st.Variable(rnn.wh, name="Wh")
                 b, v = st.Variable(rnn.b, name="b"), st.Variable(rnn.v, name="v")
             h: Any = None  # h_0 = 0: step 1 is tanh(x_1·Wx + b)
             for t in range(1, self.steps + 1):
-                with st.name_scope(f"step {t}"):
+                with st.name_scope(_(STEP).format(t=t)):
                     x = st.placeholder(f"x{t}", shape=(None, rnn.dim))
                     new = st.tanh(x @ wx + b) if h is None else st.tanh(x @ wx + h @ wh + b)
                     if masked and h is not None:  # step 1 needs no mask: every sentence has a first word
@@ -315,6 +320,29 @@ def to_torch(rnn: TinyRNN) -> Any:
         net.bias_ih_l0.copy_(torch.from_numpy(rnn.b.copy()))
         net.bias_hh_l0.zero_()
     return net
+
+
+# ---------------------------------------------------------------------------------------------- TensorFlow's runtime
+def ran_op_types(graph: Any, fetch: Any = None) -> list[str]:
+    """The op types TensorFlow's runtime really executed to fetch ``fetch`` (default: the first output of the last
+    op) from ``graph``, a ``tf.Graph``: the partition graphs a ``tf.compat.v1.Session`` reports when run with
+    ``RunOptions(output_partition_graphs=True)``.
+
+    Why it matters: TensorFlow 2 stores a loop as one ``While`` op whose body is a separate function (an acyclic
+    graph), but outside XLA the op carries ``_lower_using_switch_merge`` and the runtime's ``LowerFunctionalOpsPass``
+    (``tensorflow/core/common_runtime/lower_functional_ops.cc``, ``lower_while_op.cc``) rewrites it, before running,
+    into ``Enter``/``Merge``/``Switch``/``NextIteration``/``Exit`` with the body inlined: the cycle of TensorFlow 1's
+    control flow, back in the graph that runs. Needs TensorFlow (no doctest here; ``tests/test_sequences.py``).
+    """
+    from ..adapters.loader import load_tensorflow
+
+    tf = load_tensorflow()
+    if fetch is None:
+        fetch = graph.get_operations()[-1].outputs[0]
+    options, metadata = tf.compat.v1.RunOptions(output_partition_graphs=True), tf.compat.v1.RunMetadata()
+    with tf.compat.v1.Session(graph=graph) as session:
+        session.run(fetch, options=options, run_metadata=metadata)
+    return [node.op for partition in metadata.partition_graphs for node in partition.node]
 
 
 # ---------------------------------------------------------------------------------------------- cost
