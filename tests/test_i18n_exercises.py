@@ -2,7 +2,7 @@
 ``set_language("fr")`` its prompt, each hint and its verdicts on a right and on a wrong answer are French (they differ
 from the English made with ``set_language("en")``, and no common English word is left), and the judgement and the
 message said (its ``msgid``) are the same in both languages. The exercises are the cached objects the notebooks use:
-built once, they speak the language of the moment they are shown in. Exercises 03.1-03.4 and 04.1-04.4 are built in
+built once, they speak the language of the moment they are shown in. Exercises 03.1-03.4 are built in
 the notebooks themselves: their Exercise cell is run from each language's notebook (read only)."""
 
 from __future__ import annotations
@@ -139,8 +139,6 @@ def notebook_exercise(lang: str, key: str) -> Exercise:
     cells = _cells(lang, number)
     space: dict[str, Any] = {"Exercise": Exercise, "graph_checks": graph_checks, "programs": programs,
                              "torch": torch, "model": programs.affine_sin}
-    if key == "04.4":
-        exec(next(c for c in cells if c.startswith("def with_if2")), space)  # noqa: S102 - the notebook's own code
     cell = next(c for c in cells if f'Exercise("{key}"' in c)
     exec(cell, space)  # noqa: S102 - the notebook's own code: defines the exercise, checks `...`
     found = [v for v in space.values() if isinstance(v, Exercise) and v.key == key]
@@ -227,12 +225,12 @@ CASES = [
     Case("03.4", built_in_notebook("03.4"), lambda: _grow, lambda: (lambda x: x * 2.0), TORCH),
     Case("03.5", course(ex3.backward_choice), lambda: "b", lambda: "a", TORCH),
     Case("03.6", course(ex3.tiny_mul_backward), lambda: mul_backward, lambda: swapped_backward),
-    Case("04.1", built_in_notebook("04.1"), lambda: programs.branch_with_cond, lambda: programs.branch_with_python_if,
+    Case("04.1", course(ex4.cond_rewrite), lambda: programs.branch_with_cond, lambda: programs.branch_with_python_if,
          TORCH),
-    Case("04.2", built_in_notebook("04.2"), _report_04_2, lambda: (0, 0, 0), TORCH),
-    Case("04.3", built_in_notebook("04.3"), _values_04_3, lambda: [1.5, 0.0], TORCH),
-    Case("04.4", built_in_notebook("04.4"), lambda: _answer_04_4, lambda: (lambda x: x * 2.0), TORCH),
-    Case("04.5", course(ex4.debug_choice), lambda: "b", lambda: "a", TF),
+    Case("04.2", course(ex4.compile_counts), _report_04_2, lambda: (0, 0, 0), TORCH),
+    Case("04.3", course(ex4.fetched_values), _values_04_3, lambda: [1.5, 0.0], TORCH),
+    Case("04.4", course(ex4.export_rewrite), lambda: _answer_04_4, lambda: (lambda x: x * 2.0), TORCH),
+    Case("04.5", course(ex4.debug_choice), lambda: "a", lambda: "b", TF),
     Case("04.6", course(ex4.retrace_choice), lambda: "c", lambda: "a", TF),
     Case("05.1", course(ex5.static_compiles), lambda: 4, lambda: 5),
     Case("05.2", course(ex5.trace_count), lambda: 4, lambda: 3, TF),

@@ -24,7 +24,6 @@ def test_a_print_runs_once_traced_and_on_every_call_eagerly(tf):
     assert len(lines[tfd.TRACED]) == 1
     assert "tf.Tensor(" not in lines[tfd.TRACED][0] and "shape=()" in lines[tfd.TRACED][0], "traced: a symbol"
     assert lines[tfd.EAGER] == [f"x = tf.Tensor({float(k)}, shape=(), dtype=float32)" for k in range(calls)]
-    assert tfd.python_runs(calls) == {tfd.TRACED: 1, tfd.EAGER: calls}
     assert tf.config.functions_run_eagerly() is False, "switched off again"
 
 
@@ -67,3 +66,19 @@ def test_reduce_retracing_traces_a_generic_shape_after_the_first(lengths):
     assert default.count == len(distinct)
     assert relaxed.count == len(relaxed.printed) < default.count
     assert relaxed.printed[0] == f"shape ({lengths[0]},)" and relaxed.printed[-1] == "shape (None,)"
+
+
+def test_run_eagerly_the_refused_body_makes_a_variable_per_call_and_raises_nothing(tf):
+    seen = tfd.variable_per_call_eagerly((3.0, 4.0, 5.0))
+    assert seen.error is None and seen.failed_at is None
+    assert seen.results == (6.0, 8.0, 10.0) and seen.variables == 3, "no trace: plain Python on every call"
+    assert tf.config.functions_run_eagerly() is False, "switched off again"
+    assert tfd.variable_per_call().error is not None, "traced, the same body is still refused"
+
+
+@pytest.mark.parametrize("relaxed", [False, True])
+def test_each_new_python_number_is_a_trace_tensors_share_one(relaxed):
+    printed = tfd.python_value_traces((1.0, 2.0, 1.0, 2.0), (3.0, 4.0, 5.0), reduce_retracing=relaxed)
+    assert printed[:2] == ("x = 1.0", "x = 2.0"), "one trace per new Python value, the repeats reuse theirs"
+    assert len(printed) == 3 and printed[2].startswith("x = Tensor(") and "shape=()" in printed[2], \
+        "one symbolic trace for every scalar tensor"

@@ -6,12 +6,19 @@ three levers for living with that (API reference of ``tf.function`` and ``tf.con
 
 - ``tf.config.run_functions_eagerly(True)`` runs every ``tf.function``'s Python body eagerly on each call, so a
   ``print`` or a breakpoint sees real values; it slows everything down, so switch it off again
-  (:func:`eagerly`, :func:`print_lines`, :func:`python_runs`);
+  (:func:`eagerly`, :func:`print_lines`);
 - variables are created only on the first call: a ``tf.Variable`` made in the body on every call is refused with a
   ``ValueError`` when TensorFlow traces the body a second time; create it once, outside or behind
   ``if self.v is None`` (:func:`variable_per_call`, :func:`two_line_summary`);
 - ``reduce_retracing=True``: after a new shape, ``tf.function`` traces a more generic signature (a ``None``
   dimension) instead of one graph per shape (:func:`retraces`).
+
+Two settings the notebook asks students to predict (exercises 04.5 and 04.6), run here too:
+:func:`variable_per_call_eagerly` (lever 2's refused body, called with lever 1 on: ``tf.function.__call__`` then
+calls the Python function directly, so nothing is traced and the first-call rule on variables never applies) and
+:func:`python_value_traces` (Python numbers as arguments: the ``tf.function`` API page cautions that Python scalars
+passed as arguments usually retrace, since a Python value is part of the signature; ``reduce_retracing`` relaxes
+shapes, not values).
 
 TensorFlow is imported (quietly, through :mod:`course_lib.adapters.loader`) only when a function here runs.
 
@@ -29,12 +36,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..adapters.loader import load_tensorflow
-from ..adapters.quiet import ErrorSummary, captured, error_of
+from ..adapters.quiet import ErrorSummary, captured, error_of, summarize
 from ..i18n import N_
 from ..i18n import gettext as _
 
-__all__ = ["EAGER", "RELAXED", "TRACED", "Traces", "VariableLesson", "eagerly", "print_lines", "python_runs",
-           "retraces", "two_line_summary", "variable_per_call"]
+__all__ = ["EAGER", "RELAXED", "TRACED", "EagerVariables", "Traces", "VariableLesson", "eagerly", "print_lines",
+           "python_value_traces", "retraces", "two_line_summary", "variable_per_call",
+           "variable_per_call_eagerly"]
 
 TRACED = "traced graph"
 EAGER = "run_functions_eagerly(True)"
@@ -86,16 +94,6 @@ def print_lines(calls: int = 3) -> dict[str, list[str]]:
                 fn(tf.constant(float(k)))
         out[mode] = [line for line in seen.text.splitlines() if line.startswith("x =")]
     return out
-
-
-def python_runs(calls: int = 3) -> dict[str, int]:
-    """How many times the Python body of a ``tf.function`` ran over ``calls`` calls (the lines of
-    :func:`print_lines`), traced and with ``run_functions_eagerly(True)``.
-
-    >>> python_runs(3)
-    {'traced graph': 1, 'run_functions_eagerly(True)': 3}
-    """
-    return {mode: len(printed) for mode, printed in print_lines(calls).items()}
 
 
 def two_line_summary(error: ErrorSummary) -> str:
@@ -196,3 +194,67 @@ def retraces(lengths: tuple[int, ...] = (1, 2, 3, 4, 5)) -> dict[str, Traces]:
         printed = tuple(line for line in seen.text.splitlines() if line.startswith("shape "))
         out[mode] = Traces(fn.experimental_get_tracing_count(), printed)
     return out
+
+
+@dataclass(frozen=True)
+class EagerVariables:
+    """What :func:`variable_per_call_eagerly` saw: the ``results`` of the calls that returned, how many
+    ``tf.Variable`` objects the body made (``variables``), and the ``error`` with the 1-based call that raised it
+    (``failed_at``), both None when every call returned."""
+
+    results: tuple[float, ...]
+    variables: int
+    error: ErrorSummary | None
+    failed_at: int | None
+
+
+def variable_per_call_eagerly(xs: tuple[float, ...] = (3.0, 4.0, 5.0)) -> EagerVariables:
+    """Lever 2's refused function (a ``tf.Variable(2.0)`` created in the body, times ``x``), called on each of
+    ``xs`` inside :func:`eagerly`: run eagerly, the body is plain Python on every call (no trace), so no
+    ``ValueError``, and a new variable on each call.
+
+    >>> seen = variable_per_call_eagerly()
+    >>> seen.results, seen.variables, seen.error
+    ((6.0, 8.0, 10.0), 3, None)
+    """
+    tf = load_tensorflow()
+    made: list[Any] = []
+
+    @tf.function
+    def scale_new(x: Any) -> Any:
+        made.append(tf.Variable(2.0))  # a new variable every time Python runs the body
+        return made[-1] * x
+
+    results: list[float] = []
+    with eagerly():
+        for k, x in enumerate(xs, 1):
+            try:
+                with captured():
+                    results.append(float(scale_new(tf.constant(x))))
+            except Exception as exc:  # noqa: BLE001 - a refusal is what the exercise asks about
+                return EagerVariables(tuple(results), len(made), summarize(exc), k)
+    return EagerVariables(tuple(results), len(made), None, None)
+
+
+def python_value_traces(numbers: tuple[float, ...] = (1.0, 2.0, 1.0), tensors: tuple[float, ...] = (3.0, 4.0),
+                        reduce_retracing: bool = True) -> tuple[str, ...]:
+    """The lines a ``print(x)`` in the body of a fresh ``tf.function`` printed when it was called with the Python
+    ``numbers``, then with ``tf.constant`` of each of ``tensors`` (one line per trace: a Python number prints its
+    value, a tensor a symbol).
+
+    >>> python_value_traces()
+    ('x = 1.0', 'x = 2.0', 'x = Tensor("x:0", shape=(), dtype=float32)')
+    """
+    tf = load_tensorflow()
+
+    def show(x: Any) -> Any:
+        print("x =", x)  # Python: runs once per trace
+        return x * 2
+
+    fn = tf.function(show, reduce_retracing=reduce_retracing)
+    with captured("tensorflow") as seen:  # the retracing warning is noise here
+        for v in numbers:
+            fn(v)
+        for v in tensors:
+            fn(tf.constant(v))
+    return tuple(line for line in seen.text.splitlines() if line.startswith("x = "))
