@@ -100,21 +100,13 @@ def test_08_retraces(tf) -> None:
 
 
 def test_08_wrong_input() -> None:
-    import torch
-
-    from course_lib.adapters import quiet
+    pytest.importorskip("torch")
     from course_lib.lessons import exercises_08 as ex8
 
-    def f(x):
-        if x.sum() > 0:
-            return torch.sin(x) * 2
-        return torch.exp(x) - 1
-
-    with quiet.captured():
-        traced = torch.jit.trace(f, torch.ones(3))
-    ex = ex8.wrong_input(f, traced)
-    assert ex.check([-1.0, -2.0, 0.5]).ok
-    assert not ex.check([1.0, 2.0, 3.0]).ok and ex.check([1.0, 2.0, 3.0]).said.msgid is ex8.TRACE_IS_RIGHT
+    ex = ex8.wrong_input()  # h doubles x when its largest value is above 1; traced on ones, the trace negates
+    assert ex.check([2.0, 0.0, -5.0]).ok and ex.check([1.01, 1.0, 1.0]).ok
+    for same in ([1.0, 1.0, 1.0], [-1.0, -2.0, 0.5]):  # largest value not above 1: h negates too
+        assert not ex.check(same).ok and ex.check(same).said.msgid is ex8.TRACE_IS_RIGHT
     assert not ex.check([1.0]).ok and ex.check([1.0]).said.values == {"n": 1}
     assert not ex.check("abc").ok and ex.check("abc").said.msgid is ex8.THREE_NUMBERS and ex.check(None).ok is None
 
@@ -137,7 +129,7 @@ def test_08_5_export_shapes_is_decided_by_real_torch_export() -> None:
     pytest.importorskip("torch")
     from course_lib.lessons import exercises_08
 
-    assert exercises_08.export_verdict() == "b"  # refused: torch.export specializes to the example's shape
+    assert exercises_08.export_verdict() == "b"  # fives: the length is a symbol (an aten.sym_size node) of the graph
     ex = exercises_08.export_shapes()
     assert ex.check("b").ok
     for k in "acd":

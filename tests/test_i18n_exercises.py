@@ -95,23 +95,6 @@ def unrolled() -> Any:
     return unrolled
 
 
-@functools.cache
-def branchy() -> tuple[Any, Any]:
-    """08.3's f and its torch.jit.trace on torch.ones(3)."""
-    import torch
-
-    from course_lib.adapters import quiet
-
-    def f(x):
-        if x.sum() > 0:
-            return torch.sin(x) * 2
-        return torch.exp(x) - 1
-
-    with quiet.captured():
-        traced = torch.jit.trace(f, torch.ones(3))
-    return f, traced
-
-
 def tf_spec(ragged: bool = False, listed: bool = True) -> Any:
     from course_lib.adapters.loader import load_tensorflow
 
@@ -250,8 +233,7 @@ CASES = [
     Case("07.5", course(ex7.fold_choice), lambda: "d", lambda: "c"),
     Case("08.1", course(lambda: ex8.unrolled_ops(unrolled())), lambda: 2 + 4 * ex8.UNROLL_N, lambda: 100, TF),
     Case("08.2", course(ex8.retraces), lambda: 4, lambda: 7, TF),
-    Case("08.3", course(lambda: ex8.wrong_input(*branchy())), lambda: [-1.0, -2.0, 0.5], lambda: [1.0, 2.0, 3.0],
-         TORCH),
+    Case("08.3", course(ex8.wrong_input), lambda: [2.0, 0.0, -5.0], lambda: [1.0, 1.0, 1.0], TORCH),
     Case("08.4", course(ex8.which_capture_keeps_both_branches), lambda: {"compile", "export+cond"},
          lambda: {"compile"}),
     Case("08.5", course(ex8.export_shapes), lambda: "b", lambda: "d", TORCH),

@@ -49,8 +49,8 @@ def break_even() -> cc.BreakEven:
 def xla_payoff() -> xp.XlaPayoff:
     ways = {xp.EAGER: xp.Way(xp.EAGER, m(6e-3), m(6.5e-3)), xp.TF_FUNCTION: xp.Way(xp.TF_FUNCTION, m(0.04), m(3e-3), 1),
             xp.XLA: xp.Way(xp.XLA, m(0.07), m(2.5e-3), 1)}
-    return xp.XlaPayoff((1024, 64), ways, {xp.TF_FUNCTION: 1e-6, xp.XLA: 2e-6}, 1e-4, 23, 7, xp.say(xp.NOT_ASKED),
-                        {"tensorflow": "2.21.0", "cpu": "AMD EPYC", "cpus": "2"})
+    return xp.XlaPayoff(xp.SHAPE, ways, {xp.TF_FUNCTION: 1e-6, xp.XLA: 2e-6}, 1e-4, 30, 1, xp.say(xp.NOT_ASKED),
+                        {"tensorflow": "2.21.0", "cpu": "AMD EPYC", "cpus": "2"}, ops=30, fused=30)
 
 
 def plot_words(fig) -> dict[str, list[str]]:
@@ -157,11 +157,14 @@ def test_notebook_08s_summary_table_and_sentences_are_french() -> None:
     assert payoff_08.counts().splitlines() == [
         "traçages (ou graphes) par fonction neuve\u00a0: tf.function 1, tf.function(jit_compile=True) 1",
         "les sorties concordent avec celles de TF en mode immédiat à 0,0001 près (2 comparées)",
-        ("le graphe tracé a 23 opérations qui calculent\u00a0; le programme optimisé de XLA exécute 7 noyaux (chaque "
-         "fusion comptée une fois)"),
+        ("la tf.function seule a exécuté 30 noyaux (son graphe après Grappler), chacun lisant un tableau de 16 Mo et "
+         "en écrivant un nouveau"),
+        ("le programme optimisé de XLA exécute 1 noyau (une fusion comptée une fois), avec 30 opérations dans ses "
+         "fusions"),
         "inductor\u00a0: pas exécuté (USE_INDUCTOR = False)"]
     table = payoff_08.table()
-    assert table.startswith("MLP sur un lot de 1024 × 64 (float32)\n")
+    assert table.startswith("Une chaîne de 30 opérations élément par élément sur une matrice float32 de 2\u202f048 × "
+                            "2\u202f048 (16 Mo)\n")
     assert "| TF en mode immédiat | 6 ms (5,45 ms–6,6 ms, 5×1\u202f200) |" in table
     assert table.endswith("<small>mesuré avec tensorflow 2.21.0 sur AMD EPYC (2 CPU)</small>"), "versions keep dots"
     sentences = payoff_08.sentences()

@@ -23,10 +23,14 @@ from .exercises import Exercise, choice, count_is, names
 __all__ = [
     "CAPTURES",
     "EXPORT_CHOICES",
+    "MIXED_SHAPE",
+    "REVEALS",
     "UNROLL_N",
     "XLA_CHOICES",
     "export_shapes",
     "export_verdict",
+    "h",
+    "mixed_counts",
     "retraces",
     "unrolled_ops",
     "which_capture_keeps_both_branches",
@@ -49,8 +53,8 @@ UNROLLED_WHY = N_("{n} = 2 + 4 x {steps}: the input, its Identity output, and 4 
 RETRACES_WHY = N_("{n}: one per distinct Python value (1, 2, 3) and one for int32 scalar tensors, whatever their value")
 THREE_NUMBERS = N_("answer with a list of 3 numbers, like {example}")
 EXACTLY_THREE = N_("give exactly 3 numbers, not {n}")
-TRACE_IS_WRONG = N_("the sum is not positive, so f takes the other branch, but the trace replays the branch it saw "
-                    "while tracing -- silently")
+TRACE_IS_WRONG = N_("h doubles this x, but the trace replays the branch it saw on torch.ones(3), whose largest "
+                    "value is not above 1: it returns -x, silently")
 TRACE_IS_RIGHT = N_("the traced function is right on this input")
 A_SET_OF_NAMES = N_("answer with a set of names, like {example}")
 UNKNOWN_NAMES = N_("unknown names {names}; choose from {known}")
@@ -104,28 +108,39 @@ def retraces() -> Exercise:
                            N_("a tensor is keyed by its dtype and shape only")])
 
 
+def h(x: Any) -> Any:
+    """08.3's function: ``x * 2`` when its largest value is above 1, else ``-x`` (a branch on a tensor's value)."""
+    if x.max() > 1:
+        return x * 2
+    return -x
+
+
 @functools.cache
-def wrong_input(f: Any, traced: Any) -> Exercise:
-    """08.3: an input (3 numbers) on which the ``torch.jit.trace`` of ``f`` (traced on ones) is wrong."""
+def wrong_input() -> Exercise:
+    """08.3: an input (3 numbers) on which the ``torch.jit.trace`` of :func:`h` (traced on ``torch.ones(3)``) is
+    wrong. The trace is made here, when the exercise is built: the notebook shows only ``h``'s one-line rule."""
+    from ..adapters.loader import load_torch
+    from ..adapters.quiet import captured
+
+    torch = load_torch()
+    with captured():  # the TracerWarning (and jit.trace's deprecation) are the lesson of section 5, not of this check
+        traced = torch.jit.trace(h, (torch.ones(3),))
 
     def check(answer: Any) -> tuple[bool, str]:
-        from ..adapters.loader import load_torch
-
-        tt = load_torch()
         try:
-            x = tt.tensor([float(v) for v in answer])
+            x = torch.tensor([float(v) for v in answer])
         except (TypeError, ValueError):
             return False, say(THREE_NUMBERS, example="[1.0, 2.0, 3.0]")
         if x.shape != (3,):
             return False, say(EXACTLY_THREE, n=x.numel())
-        right, got = f(x), traced(x)
-        if not tt.allclose(right, got):
+        if not torch.allclose(h(x), traced(x)):
             return True, say(TRACE_IS_WRONG)
         return False, say(TRACE_IS_RIGHT)
 
-    return Exercise("08.3", N_("Give an input x (3 numbers) on which the traced function differs from f."), check,
-                    hints=[N_("which branch did f take for the example input torch.ones(3)?"),
-                           N_("make x.sum() > 0 false")])
+    return Exercise("08.3", N_("Give an input x (3 numbers) on which the trace of h differs from h."), check,
+                    hints=[N_("which branch did h take for the example torch.ones(3)? Work its condition out by hand"),
+                           N_("the trace replays that branch for every input: which inputs would send h itself the "
+                              "other way?")])
 
 
 @functools.cache
@@ -150,84 +165,124 @@ def which_capture_keeps_both_branches() -> Exercise:
                            N_("look at the counts: which one captured a graph for each branch?")])
 
 
-#: 08.5's options: what a program exported on a (3,) example does with a (4,) input.
+#: 08.5's options: what a program exported with a dynamic length on a (3,) example returns for ``x * x.shape[0]``
+#: on a (5,) input. Each is a different outcome a live run tells apart (the right one lands on "b").
 EXPORT_CHOICES = {
-    "a": N_("it works: an exported program is one graph for every input"),
-    "b": N_("it is refused: export recorded the example's shape as a condition of the graph; declare the dimension "
-            "with dynamic_shapes to accept other lengths"),
-    "c": N_("it works after a recompile for the new length, as with torch.compile"),
-    "d": N_("it runs and returns a wrong result without a word, as torch.jit.trace did"),
+    "a": N_("it returns threes: export baked the example's length 3 into the graph as a constant"),
+    "b": N_("it returns fives: the length is a symbol in the graph, read from each input"),
+    "c": N_("it returns fives, after a recompile for the new length, as torch.compile would do"),
+    "d": N_("it is refused: the graph was exported for length 3 and checks it on every call"),
 }
 
 
+@functools.cache
 def export_verdict() -> str:
-    """What real ``torch.export`` does, tried now: export ``sin(x) * 2`` on a (3,) example without
-    ``dynamic_shapes``, call it on a (4,) input; ``"b"`` if refused, ``"a"`` if it runs correctly, ``"d"`` if it
-    runs and is wrong."""
+    """08.5's answer, decided by real ``torch.export`` now: export ``x * x.shape[0]`` on ``torch.ones(3)`` with
+    dimension 0 declared dynamic, call the program on ``torch.ones(5)``. ``"d"``: refused; ``"a"``: threes; ``"b"``:
+    fives, and the graph reads the length from its input (an ``aten.sym_size`` node); ``"c"``: fives without such a
+    node (the length would have been baked in again)."""
     from ..adapters.loader import load_torch
     from ..adapters.quiet import captured
 
     torch = load_torch()
 
-    class Double(torch.nn.Module):
+    class Scale(torch.nn.Module):
         def forward(self, x: Any) -> Any:
-            return torch.sin(x) * 2
+            return x * x.shape[0]
 
     with captured("torch"):
-        program = torch.export.export(Double(), (torch.ones(3),))
-        x = torch.ones(4)
+        program = torch.export.export(Scale(), (torch.ones(3),), dynamic_shapes={"x": {0: torch.export.Dim("n")}})
         try:
-            out = program.module()(x)
-        except Exception:  # noqa: BLE001 - a refusal is the answer we are looking for
-            return "b"
-    return "a" if torch.allclose(out, torch.sin(x) * 2) else "d"
+            out = program.module()(torch.ones(5))
+        except Exception:  # noqa: BLE001 - a refusal is one of the outcomes we are looking for
+            return "d"
+    if torch.allclose(out, torch.full((5,), 3.0)):
+        return "a"
+    reads_length = any("sym_size" in str(node.target) for node in program.graph.nodes)
+    return "b" if reads_length else "c"
 
 
 @functools.cache
 def export_shapes() -> Exercise:
     """08.5: a prediction with its reason, checked against real ``torch.export`` when the answer is checked."""
     why = {
-        "a": N_("one graph for every value, but not for every shape: the example's shape became a guard"),
-        "b": N_("torch.export specializes to the example's shapes unless dynamic_shapes (torch.export.Dim) says "
-                "which dimensions may vary"),
+        "a": N_("that is what torch.jit.trace does with a Python value; a dimension declared with Dim stays a "
+                "symbol"),
+        "b": N_("a dimension declared with torch.export.Dim becomes a symbolic integer: the graph reads it from "
+                "each input (an aten.sym_size node), so shape arithmetic follows the input"),
         "c": N_("an exported program never recompiles: it has no Python and no compiler behind it, only its graph"),
-        "d": N_("export checks its guards on every call and refuses what they exclude; it does not run silently"),
+        "d": N_("the guard checks the range Dim allows, not the example's length: 5 is inside it"),
     }
-    return Exercise("08.5", N_("What does a program exported on a (3,) example do with a (4,) input?"),
+    return Exercise("08.5", N_("What does x * x.shape[0], exported with a dynamic length on a (3,) example, return "
+                               "for a (5,) input?"),
                     choice(EXPORT_CHOICES, export_verdict, why),
-                    hints=[N_("look at the last torch.export cell of section 5"), N_("what did the guard say?")])
+                    hints=[N_("what did dynamic_shapes change in the last cell of section 5: which lengths passed?"),
+                           N_("jit.trace turned a Python value into a constant; is x.shape[0] a Python value here?")])
 
 
-#: 08.6's options: how many kernels XLA's program runs for the MLP of section 6 with 5 GELU layers instead of 3.
+#: 08.6's matrices: x and w for ``mixed`` (small: the count does not depend on the size, and the plain run is quick).
+MIXED_SHAPE = (512, 512)
+#: 08.6's options: how many kernels XLA's program runs for section 6's chain cut in two by a matrix product.
 XLA_CHOICES = {
-    "a": N_("11: each GELU layer is one matrix product plus one fusion of its bias add and GELU ops, and the output "
-            "layer one kernel more"),
-    "b": N_("37: one kernel per op of the traced graph, as plain tf.function runs it"),
-    "c": N_("7: the program is compiled once, whatever the number of layers"),
-    "d": N_("1: XLA fuses the whole model into a single kernel"),
+    "a": N_("1: XLA fuses the whole program, the matrix product included, into one loop"),
+    "b": N_("31: one kernel per op, as plain tf.function runs the same graph"),
+    "c": N_("3: a fusion before the matrix product, the product alone, a fusion after"),
+    "d": N_("2: the product fused with the ops before it, then one fusion after it"),
 }
 
 
-def xla_verdict(layers: int = 5) -> str:
-    """08.6's answer, decided by real XLA: which option's count its optimized program for ``layers`` layers has."""
-    from .xla_payoff import kernel_counts
+@functools.cache
+def mixed_counts() -> tuple[int, int]:
+    """``(plain kernels, XLA kernels)`` of ``mixed``: the first half of section 6's chain, a matrix product with
+    ``w`` (``tf.matmul``), then the second half, on :data:`MIXED_SHAPE` matrices."""
+    import numpy as np
 
-    ops, kernels = kernel_counts(layers)
-    _, kernels_3 = kernel_counts(3)
-    return {2 * layers + 1: "a", ops: "b", kernels_3: "c", 1: "d"}.get(kernels, "none")
+    from ..adapters.loader import load_tensorflow
+    from .xla_payoff import OPS, chain, kernel_counts
+
+    tf = load_tensorflow()
+    rng = np.random.default_rng(0)
+    x, w = (tf.constant(rng.standard_normal(MIXED_SHAPE).astype(np.float32)) for _k in range(2))
+
+    def mixed(x: Any) -> Any:
+        return chain(tf.matmul(chain(x, OPS // 2), w), OPS - OPS // 2)
+
+    return kernel_counts(mixed, x)
+
+
+def xla_verdict() -> str:
+    """08.6's answer, decided by real XLA: which option's count its optimized program for ``mixed`` has."""
+    plain, kernels = mixed_counts()
+    return {1: "a", plain: "b", 3: "c", 2: "d"}.get(kernels, "none")
 
 
 @functools.cache
 def xla_kernels_choice() -> Exercise:
     """08.6: a prediction with its reason, checked against XLA's optimized program when the answer is checked."""
     why = {
-        "a": N_("XLA keeps each matrix product as a kernel of its own and fuses the elementwise ops that follow it "
-                "into one kernel, which reads and writes the layer's values once instead of once per op"),
+        "a": N_("XLA fuses elementwise work; the matrix product stays a kernel of its own"),
         "b": N_("that is plain tf.function's count; XLA's point is to run fewer, larger kernels"),
-        "c": N_("the program is compiled for this model: more layers, more code"),
-        "d": N_("the matrix products stay separate kernels: XLA fuses elementwise work around them"),
+        "c": N_("XLA fuses each run of elementwise ops into one loop, and keeps the matrix product as a kernel of "
+                "its own between them"),
+        "d": N_("the ops before the product are fused into a loop of their own: the product reads its result"),
     }
-    return Exercise("08.6", N_("With 5 GELU layers instead of 3, how many kernels does XLA's program run, and why?"),
+    return Exercise("08.6", N_("The chain cut in two by a matrix product: how many kernels does XLA's program run, "
+                               "and why?"),
                     choice(XLA_CHOICES, xla_verdict, why),
-                    hints=[N_("compare the counts section 6 printed: ops of the graph, kernels of XLA's program"),
-                           N_("which ops of a layer can be computed in one pass over its values?")])
+                    hints=[N_("what did XLA do with the 30 elementwise ops of section 6?"),
+                           N_("is a matrix product an elementwise op: does each output value need one input value, "
+                              "or a whole row and column?")])
+
+
+#: For each exercise of notebook 08, the texts whose sight answers it (tests/test_exercise_spoilers.py): none may
+#: appear above the exercise, in its prompt or in its hints, in English or in French.
+REVEALS: dict[str, tuple[str, ...]] = {
+    "08.1": ("102 ops", "range(n) -> 102", "102 opérations"),
+    "08.2": ("4 traces", "traces: 4", "4 traçages"),
+    "08.3": ("an entry greater than 1", "a value above 1", "largest value above 1", "une valeur supérieure à 1"),
+    "08.4": ("{'compile', 'export+cond'}", "{'export+cond', 'compile'}", "compile and export+cond",
+             "compile et export+cond"),
+    "08.5": ("the length is a symbol in the graph", "la longueur est un symbole du graphe"),
+    "08.6": ("a fusion before the matrix product, the product alone", "fusion, dot, fusion",
+             "une fusion avant le produit matriciel, le produit seul"),
+}
