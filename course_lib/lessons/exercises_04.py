@@ -39,7 +39,7 @@ __all__ = ["DEBUG_CHOICES", "EAGER_XS", "PYTHON_NUMBERS", "RETRACE_CHOICES", "RE
 REVEALS: dict[str, tuple[str, ...]] = {
     "04.1": ("ops.cond(x > 0", "cond(x > 0, lambda: ops.sin(x) * x"),
     "04.2": ("(1, 1, 1)", "pruned 1, folded 1, merged 1", "élagués 1, repliés 1, fusionnés 1"),
-    "04.3": ("0.598472", "0,598472", "y = 0.598"),
+    "04.3": ("y = 0.598472", "y = 0,598472", "h = 1.5, y = 0.598"),
     "04.4": ("torch.cond(x.mean() > 1.0", "x.mean() > 1.0, lambda x: x * x - 1.0"),
     "04.5": ("no error: the body runs as plain Python", "makes a new variable on each call",
              "aucune erreur : le corps s'exécute en Python ordinaire", "crée une nouvelle variable à chaque appel"),
