@@ -206,7 +206,7 @@ CASES = [
     Case("03.2", built_in_notebook("03.2"), lambda: _program_03_2, lambda: _straight, TORCH),
     Case("03.3", built_in_notebook("03.3"), lambda: 1.025, lambda: 2.0, TORCH),
     Case("03.4", built_in_notebook("03.4"), lambda: _grow, lambda: (lambda x: x * 2.0), TORCH),
-    Case("03.5", course(ex3.backward_choice), lambda: "b", lambda: "a", TORCH),
+    Case("03.5", course(ex3.backward_choice), lambda: "d", lambda: "a", TORCH),
     Case("03.6", course(ex3.tiny_mul_backward), lambda: mul_backward, lambda: swapped_backward),
     Case("04.1", course(ex4.cond_rewrite), lambda: programs.branch_with_cond, lambda: programs.branch_with_python_if,
          TORCH),

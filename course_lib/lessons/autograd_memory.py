@@ -2,11 +2,17 @@
 
 PyTorch's *Autograd mechanics* notes: to compute gradients, an operation saves some of its inputs or outputs for
 the backward pass (``sin`` saves its input, since d sin(x)/dx = cos(x); ``x * y`` saves both factors; ``x + 1``
-saves nothing, its derivative is 1). Those saved tensors live as long as the graph, and ``backward()`` frees them:
-a second ``backward()`` through the same graph raises ``RuntimeError`` unless the first passed
-``retain_graph=True``. Under ``torch.no_grad()`` or ``torch.inference_mode()`` nothing is recorded, so nothing is
-saved. The counts use the public ``torch.autograd.graph.saved_tensors_hooks``. PyTorch is imported (quietly) only
-when a function here runs.
+saves nothing, its derivative is 1). Those saved tensors live as long as the graph. ``backward()`` frees them as
+it goes, node by node, and keeps the nodes (PyTorch's ``engine.cpp``: ``fn.release_variables()`` unless
+``keep_graph``): a second ``backward()`` raises ``RuntimeError`` when a node needs what it saved
+(``saved_variable.cpp``, ``ERR_BACKWARD_TWICE``), unless the first passed ``retain_graph=True``; a graph whose nodes
+saved nothing, such as ``x + 1``, is walked again and ``x.grad`` adds up. Under ``torch.no_grad()`` or
+``torch.inference_mode()`` nothing is recorded, so nothing is saved.
+
+The counts use the public ``torch.autograd.graph.saved_tensors_hooks``, which see every tensor saved *but* a Python
+number wrapped as a tensor (the ``3`` of ``x * 3``: "Avoid wrapped numbers from being leaked to the user", in
+``saved_variable.cpp``); ``OPS`` holds no such product, and :func:`backward_twice` tells what a second call does
+whatever was saved. PyTorch is imported (quietly) only when a function here runs.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Any
 from ..adapters.loader import load_torch
 from ..adapters.quiet import ErrorSummary, error_of
 
-__all__ = ["OPS", "backward_twice", "not_recorded", "saved_tensors"]
+__all__ = ["OPS", "TANH", "backward_twice", "not_recorded", "saved_tensors"]
 
 #: The one-line functions section 8 counts, by the name the notebook prints.
 OPS: dict[str, Callable[[Any], Any]] = {
@@ -27,6 +33,10 @@ OPS: dict[str, Callable[[Any], Any]] = {
     "x + 1": lambda x: x + 1,
     "sin(x) * x + 1": lambda x: x.sin() * x + 1,
 }
+
+#: The function of exercise 03.5 (a second ``backward()`` through ``tanh(x)``), not among section 8's: its outcome
+#: is the student's prediction.
+TANH: Callable[[Any], Any] = lambda x: x.tanh()
 
 
 def saved_tensors(fn: Callable[[Any], Any], requires_grad: bool = True) -> int:
@@ -48,22 +58,26 @@ def saved_tensors(fn: Callable[[Any], Any], requires_grad: bool = True) -> int:
     return len(packed)
 
 
-def backward_twice(retain_graph: bool) -> tuple[ErrorSummary | None, float]:
-    """``y = sin(x) * x`` at ``x = 2``, ``backward()`` twice: the summary of the error of the second call (None
-    when ``retain_graph=True`` kept the graph) and ``x.grad`` at the end (accumulated over the calls that ran).
+def backward_twice(fn: Callable[[Any], Any], retain_graph: bool = False) -> tuple[ErrorSummary | None, float, float]:
+    """``y = fn(x)`` at ``x = 2``, then ``y.backward()`` twice (the first with ``retain_graph``): the summary of the
+    error of the second call (None when it ran), and ``x.grad`` after the first call and after the second.
 
-    >>> error, grad = backward_twice(retain_graph=False)
-    >>> error.kind
-    'RuntimeError'
-    >>> backward_twice(retain_graph=True)[0] is None
+    >>> error, once, twice = backward_twice(OPS["sin(x) * x + 1"])
+    >>> error.kind, once == twice                    # the saved tensors were freed: the second call fails
+    ('RuntimeError', True)
+    >>> error, once, twice = backward_twice(OPS["x + 1"])
+    >>> error, once, twice                           # nothing saved: walked again, x.grad adds up
+    (None, 1.0, 2.0)
+    >>> backward_twice(OPS["sin(x) * x + 1"], retain_graph=True)[0] is None
     True
     """
     torch = load_torch()
     x = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
-    y = torch.sin(x) * x
+    y = fn(x)
     y.backward(retain_graph=retain_graph)
+    once = float(x.grad)
     error = error_of(y.backward)
-    return error, float(x.grad)
+    return error, once, float(x.grad)
 
 
 def not_recorded() -> dict[str, tuple[bool, bool]]:

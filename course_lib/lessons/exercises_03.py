@@ -16,19 +16,18 @@ from ..adapters.quiet import summarize
 from ..i18n import N_, say
 from ..i18n import gettext as _
 from . import tiny_dynamic as td
-from .autograd_memory import backward_twice
+from .autograd_memory import TANH, backward_twice
 from .exercises import Exercise, choice, pairs
 
-__all__ = ["BACKWARD_CHOICES", "MUL_CASES", "backward_choice", "backward_verdict", "finite_difference",
+__all__ = ["BACKWARD_CHOICES", "MUL_CASES", "REVEALS", "backward_choice", "backward_verdict", "finite_difference",
            "mul_case_problem", "tiny_mul_backward"]
 
-#: 03.5's options: what a second ``backward()`` through the same graph does.
+#: 03.5's options: what a second ``backward()`` through ``y = torch.tanh(x)`` does (a setting section 8 does not run).
 BACKWARD_CHOICES = {
-    "a": N_("it runs again and x.grad doubles: the graph is still there, so backward can walk it again"),
-    "b": N_("it raises RuntimeError: the first backward freed the tensors the graph saved; pass retain_graph=True "
-            "to the first call to keep them"),
-    "c": N_("it does nothing: the gradients are already in x.grad"),
-    "d": N_("it records the forward graph again, then walks it: define-by-run rebuilds the graph whenever needed"),
+    "a": N_("it runs again and x.grad doubles: no tensor of this graph was saved"),
+    "b": N_("it runs again, but x.grad stays the same: backward overwrites it"),
+    "c": N_("it records tanh again, then walks the new graph it has just made"),
+    "d": N_("it raises RuntimeError: the first call freed what tanh had saved"),
 }
 
 # The verdicts of 03.6 (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
@@ -42,28 +41,31 @@ RULE_IS_RIGHT = N_("every gradient agrees with finite differences, x·x included
 
 
 def backward_verdict() -> str:
-    """03.5's answer, decided by real PyTorch: ``"b"`` when a second backward fails without ``retain_graph`` and
-    runs with it."""
-    fails, _saved = backward_twice(retain_graph=False)
-    kept, _saved = backward_twice(retain_graph=True)
-    if fails is not None and fails.kind == "RuntimeError" and kept is None:
-        return "b"
-    return "a"
+    """03.5's answer, decided by real PyTorch: what a second ``backward()`` through ``torch.tanh(x)`` did (an error:
+    ``"d"``; it ran and ``x.grad`` doubled: ``"a"``; it ran and left ``x.grad`` as it was: ``"b"``)."""
+    error, once, twice = backward_twice(TANH)
+    if error is not None:
+        return "d"
+    return "a" if math.isclose(twice, 2 * once) else "b"
 
 
 @functools.cache
 def backward_choice() -> Exercise:
     """03.5: a prediction with its reason, checked against real PyTorch when the answer is checked."""
     why = {
-        "a": N_("only with retain_graph=True on the first call: by default backward frees what the graph saved"),
-        "b": N_("backward frees the saved tensors as it goes (memory back at once); retain_graph=True keeps them, "
-                "and x.grad then accumulates over both calls"),
-        "c": N_("backward does not check x.grad: it walks the graph, and the graph can no longer be walked"),
-        "d": N_("the graph is recorded by the forward pass only; backward walks the record it was given"),
+        "a": N_("tanh's derivative, 1 - tanh(x)², needs tanh's output at backward time: tanh saved it, and the first "
+                "backward freed it"),
+        "b": N_("backward adds to x.grad, it never overwrites it; and here the second call does not even get that far"),
+        "c": N_("the graph is recorded by the forward pass only; backward walks the record it was given"),
+        "d": N_("tanh saved its output (its derivative is 1 - tanh(x)²) and the first backward freed it; "
+                "retain_graph=True on the first call would have kept it, and x.grad would then add up"),
     }
-    return Exercise("03.5", N_("What does a second y.backward() do, and why?"),
+    return Exercise("03.5", say(N_("What does a second y.backward() do when {program}, and why?"),
+                                program="y = torch.tanh(x)"),
                     choice(BACKWARD_CHOICES, backward_verdict, why),
-                    hints=[N_("what did section 8 print for the second call?"), N_("what does retain_graph keep?")])
+                    hints=[N_("section 8 walked two graphs twice: what did the one that failed have that the other "
+                              "had not?"),
+                           N_("to compute tanh's local derivative, what must backward still have in hand?")])
 
 
 #: 03.6's cases: ``(what, names of the leaves, the point, program(mul, *leaves))``; ``mul`` carries the rule tried.
@@ -135,3 +137,16 @@ def tiny_mul_backward() -> Exercise:
                            N_("the numbers are a.data and b.data; out.grad is already complete when your rule runs"),
                            N_("in x·x, a and b are the same Value: both shares must end up in it, so neither may "
                               "overwrite the other")])
+
+
+#: What would give each exercise of notebook 03 away if it showed above it (tests/test_exercise_spoilers.py): a count
+#: printed for x = 0.8 (03.1), a data-dependent branch (03.2), the value of h (03.3), a six-node function (03.4), the
+#: right option's words (03.5, English and French), the rule of a product (03.6).
+REVEALS: dict[str, tuple[str, ...]] = {
+    "03.1": ("0.8: 10", "x = 0.8: 10", "0,8 : 10"),
+    "03.2": ("if x > 0:", "if x < 0:", "if x >= 0:", "if x <= 0:"),
+    "03.3": ("h = 1.025", "Tensor(1.025", "h = 1,025", "h is Tensor(1.0250"),
+    "03.4": ("torch.sin(torch.exp(x * 2.0) + 1.0) * 3.0",),
+    "03.5": ("the first call freed what tanh had saved", "le premier appel a libéré ce que tanh avait sauvegardé"),
+    "03.6": ("a.grad += out.grad * b.data", "b.grad += out.grad * a.data", "∂out/∂a = b", "d(a·b) = (b, a)"),
+}
