@@ -1,9 +1,10 @@
 """The checked exercises of notebook 01, *Graphs are DAGs*: defined here so the answers stay out of the notebook.
 
-Each function returns the same :class:`Exercise` object every time it is called (with the same graph), so a
-re-run cell keeps counting attempts and the hints move on. Every expected answer is computed from the engines
-or the real frameworks at check time, never typed in, so a check cannot drift from what the notebook shows. The worked solutions for instructors are in
-``instructor/01_graphs_are_dags_solutions.md``.
+Each function returns the same :class:`Exercise` object every time it is called, so a re-run cell keeps counting
+attempts and the hints move on. Every expected answer is computed from the engines or the real frameworks at check
+time, never typed in, so a check cannot drift from what the notebook shows. 01.2 and 01.3 ask about a graph the
+notebook never prints (:func:`order_graph`); ``REVEALS`` lists what would give each exercise away above it. The
+worked solutions for instructors are in ``instructor/01_graphs_are_dags_solutions.md``.
 
 >>> ex = node_count()
 >>> ex.check(...).ok is None          # unanswered: shows the first hint
