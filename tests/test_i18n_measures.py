@@ -34,7 +34,8 @@ def m(median: float, spread: float = 1.1, number: int = 1200) -> Measurement:
 
 
 def tf1_costs(n: int = 100) -> cc.TF1Costs:
-    return cc.TF1Costs(n, m(3e-4), m(2.6e-3), m(25e-3), m(32e-3), n + 3, n + 45, 42, 21)
+    return cc.TF1Costs(n, m(1.9e-4 + 1e-7 * n), m(2e-4), m(2.8e-3), m(25e-3), m(32e-3), (n + 15, n + 37),
+                       {"steady": (0, 1200), "extension": (0, 11), "new_fetch": (11, 11), "both": (11, 11)}, n + 1)
 
 
 def break_even() -> cc.BreakEven:
@@ -71,20 +72,24 @@ def english_words_left(words: list[str], english: tuple[str, ...]) -> list[str]:
 # ---------------------------------------------------------------------------------------------- tables
 def test_measured_tables_have_french_headers_and_rows() -> None:
     set_language("fr")
-    tf1 = cc.tf1_table([tf1_costs(2), tf1_costs()])
-    assert tf1.header == ["graphe", "Session TF1", "médiane", "écart interquartile", "appels"]
-    assert tf1.rows[1][:2] == ("2 opérations", "extension seule (ancienne demande)")
-    assert tf1.rows[0][-1] == f"5×1{NNBSP}200"  # the calls timed, as French writes a thousand
+    tf1 = cc.tf1_table([tf1_costs(2), tf1_costs(1000)])
+    assert tf1.header == ["Session TF1\u00a0: médiane (écart interquartile)", "exécution en régime établi de la chaîne",
+                          "extension seule", "nouvelle demande (n + 1 opérations)",
+                          "extension + nouvelle demande (n + 1 opérations)"]
+    assert tf1.rows[1][:3] == (f"chaîne de 1{NNBSP}000 opérations", "290 µs (264 µs–319 µs)",
+                               "2,6 ms (2,35 ms–2,88 ms)")  # French digits, a thousand as French writes it
     assert tf1.caption.startswith("mesuré avec ") and " sur " in tf1.caption
-    table = cc.then_and_now([tf1_costs()], {"numpy": m(4e-7), "PyTorch eager": m(2.4e-6)})
-    assert table.header == ["quoi", "Réponse 1 (2017)", "aujourd'hui, sur cette machine (médiane)",
-                            "aujourd'hui face à 2017", "verdict de cette mesure"]
+    assert tf1_costs(2).counts().startswith("chaîne de 2 opérations (graphe de 17 → 39 nœuds)\u00a0: exécuteurs "
+                                            f"construits par les exécutions en régime établi 0 en 1{NNBSP}200 exécutions")
+    table = cc.then_and_now(cc.TF1Sweep([tf1_costs(10), tf1_costs()]), {"numpy": m(4e-7), "PyTorch eager": m(2.4e-6)})
+    assert table.header == ["quoi", "Réponse 1 (2017)", "aujourd'hui face à 2017", "verdict de cette mesure"]
     assert [row[0] for row in table.rows][-2:] == ["numpy\u00a0: une opération",
                                                   "PyTorch en mode immédiat\u00a0: une opération"]
-    assert table.rows[0][1:4] == ("peut-être 200\u00a0µs", "2,6 ms", "13× le chiffre de 2017")
-    assert table.rows[-2][3] == "2,5× moins que le chiffre de 2017"
-    assert [row[-1].msgid for row in table.rows] == [verdicts.CHANGE_LARGER, verdicts.OP_SAME_ORDER,
-                                                     verdicts.OP_HOLDS, verdicts.OP_SAME_ORDER]
+    assert table.rows[0][:3] == ("TF1, chaîne de 10 opérations\u00a0: l'extension seule", "peut-être 200usec",
+                                 "13× le chiffre de 2017")
+    assert table.rows[-2][2] == "2,5× moins que le chiffre de 2017"
+    assert [row[-1].msgid for row in table.rows] == [verdicts.CHANGE_LARGER, verdicts.CHANGE_LARGER,
+                                                     verdicts.OP_HOLDS, verdicts.OP_HOLDS, verdicts.OP_SAME_ORDER]
     assert table.rows[-2][-1] == "vérifié\u00a0: environ 1\u00a0µs"
     shown = repr(table) + table._repr_html_()
     assert english_words_left([shown], ("today", "this run", "perhaps", "as low as", "holds", "figure", "one op")) == []
@@ -136,9 +141,9 @@ def test_verdict_sentences_are_french_with_french_numbers() -> None:
     assert said == ("Cette fois-ci, le code compilé contre le mode immédiat\u00a0: le premier a coûté plus cher, 6,7× "
                     "(médianes 400 µs et 60 µs\u00a0; les écarts interquartiles ne se chevauchent pas).")
     assert said.msgid is tables.COST_MORE and said.values["ratio"] == "6,7"
-    lines = cc.extension_vs_2017(tf1_costs())
-    assert lines[0].startswith("100 opérations, extension seule (ancienne demande)\u00a0: médiane 2,6 ms")
-    assert "13× le chiffre de 2017" in lines[0] and lines[1].startswith("  à côté, un autre coût")
+    growth = cc.TF1Sweep([tf1_costs(10), tf1_costs(3000)]).growth_sentence()
+    assert growth == (f"L'extension seule est passée de 2,6 ms à 10 opérations à 2,6 ms à 3{NNBSP}000 opérations\u00a0: "
+                      "1× pour 300× plus d'opérations.")
     sentences = break_even().sentences()
     assert [s.msgid for s in sentences] == [payoff.NEVER_PAYS] + [payoff.PAYS_AFTER] * 3
     assert "cette fois-ci, compiler n'est jamais rentable" in sentences[0]
@@ -220,7 +225,7 @@ def test_plots_have_french_titles_axis_labels_and_legends() -> None:
                                      {"Session TF1\u00a0: une opération": 3e-6}))
     assert bars["titles"] == ["Une opération à la fois"]
     assert bars["xlabels"] == ["µs par opération (échelle log)"]
-    assert "Réponse 1 (2017)\u00a0: «\u00a0peut ne prendre que 1\u00a0µs\u00a0» →" in bars["texts"]
+    assert "Réponse 1 (2017)\u00a0: «\u00a0peut ne prendre que 1 usec\u00a0» →" in bars["texts"]
     assert {"0,1", "0,3", "PyTorch en mode immédiat", "Session TF1\u00a0: une opération"} <= set(bars["ticks"])
     everything = [w for fig in (waste, curves, bars) for words in fig.values() for w in words]
     assert english_words_left(everything, ("graph", "runs", "Padding", "spread", "define-", "eager", "per op",

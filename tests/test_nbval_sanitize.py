@@ -205,9 +205,10 @@ def test_french_figures_in_prose_are_compared() -> None:
     set_language("fr")
     try:
         m = lambda s: Measurement(s, s / 1.1, s * 1.1, 5, 1200)
-        costs = [compiling.TF1Costs(100, m(3e-4), m(t), m(25e-3), m(32e-3), 103, 145, 42, 21) for t in (2.6e-3, 2.7e-3)]
+        costs = [compiling.TF1Costs(100, m(3e-4), m(2e-4), m(t), m(25e-3), m(32e-3), (115, 137), {}, 101)
+                 for t in (2.8e-3, 2.9e-3)]
         tables = [repr(compiling.tf1_table([c])) + compiling.tf1_table([c])._repr_html_() for c in costs]
-        sentences = ["\n".join(compiling.extension_vs_2017(c)) for c in costs]
+        sentences = [str(compiling.TF1Sweep([c, c]).growth_sentence()) for c in costs]
         counts = [str(sequences.padding_count(lens)) for lens in ([5, 2, 3, 9], [5, 2, 3, 10])]
     finally:
         set_language("en")

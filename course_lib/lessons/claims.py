@@ -102,18 +102,18 @@ CLAIMS: tuple[Claim, ...] = (
           "TensorFlow has a \"compilation\" steps which incurs performance penalty every time you modify the graph.",
           "Changing a TensorFlow graph costs a recompilation.",
           "05_the_cost_of_compiling.ipynb", "still true, in every compiled mode",
-          "A TensorFlow 1 session pays at the next run after every change (the extension) and again for every "
-          "request it has never run (a new executor). Our engine recompiles every request after any change. In "
-          "TensorFlow 2 the penalty is a trace per new input signature; in PyTorch 2 a capture when torch.compile's "
-          "guards fail."),
+          "A TensorFlow 1 session pays an extension at the next run after every change, and an executor for every "
+          "request it has never run (notebook 05 counts the executors). Our engine recompiles every request after "
+          "any change. In TensorFlow 2 the penalty is a trace per new input signature; in PyTorch 2 a capture when "
+          "torch.compile's guards fail."),
     Claim("A1.3", "Answer 1",
           "TensorFlow optimal performance is achieved when you specify the computation once, and then flow new data "
           "through the same sequence of computations.",
           "Define once, run many times: that is when a static graph is fastest.",
           "05_the_cost_of_compiling.ipynb", "true of every compiled mode, in both frameworks",
-          "A steady run reuses what was compiled (1 compile, 1 trace, 1 capture for many calls, counted). Compiled "
-          "is not automatically faster: notebook 05 prints, from each run, whether a compiled call of a two-op "
-          "function beat the eager ops."),
+          "A steady run reuses what was compiled (1 compile, no new executor, 1 trace, 1 capture for many calls, "
+          "counted). Compiled is not automatically faster: notebook 05 prints, from each run, whether compiling "
+          "pays on a small and on a large graph."),
     Claim("A1.4", "Answer 1",
           "It's similar to interpreters vs. compilers -- the compilation step makes things faster, but also "
           "discourages people from modifying the program too often.",
@@ -134,23 +134,27 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("A1.6", "Answer 1",
           "It will serialize the graph, and then the underlying runtime will rerun some optimizations",
           "A change is sent to the runtime as a serialized graph, then re-optimized.",
-          "05_the_cost_of_compiling.ipynb", "still what happens, for the new nodes",
-          "At the next Session.run the nodes added since the last run are copied into a GraphDef and sent to the "
-          "runtime (TF_ExtendGraph: the line the answer points at still runs). Optimizations (Grappler) rerun when "
-          "an executor is built, once per new combination of fetches and feeds, not on every edit."),
+          "05_the_cost_of_compiling.ipynb", "true, over the whole graph",
+          "At the next Session.run the nodes added since the last run are serialized into a GraphDef and sent to "
+          "the runtime (Session._extend_graph, the line the answer points at, still runs). The runtime then rebuilds "
+          "its state of the whole graph and re-runs the pre-placement passes, the placer and the post-placement "
+          "passes over every node (GraphExecutionState::Extend, then InitBaseGraph), so the cost grows with the "
+          "graph's size, whatever the run fetches. Grappler runs once per new request, when its executor is built."),
     Claim("A1.7", "Answer 1",
           "which can take extra time, perhaps 200usec",
           "Extending the graph costs about 200 µs.",
-          "05_the_cost_of_compiling.ipynb", "a real cost still, paid at the next run after a change",
-          "Measured alone (extend, then run a fetch that ran before) on a graph of 2 ops and one of 100, with its "
-          "ratio to the 2017 figure printed in notebook 05. A new executor (the first run of a new request) is a "
-          "different cost, measured beside it, and so are traces and captures."),
+          "05_the_cost_of_compiling.ipynb", "a real cost still, growing with the graph",
+          "The extension alone (add a node nothing fetches, run a fetch of one op that ran before, minus a steady "
+          "run of it) is measured on graphs of 10 to 3,000 ops, with its ratio to the 2017 figure printed in notebook 05; "
+          "it grows with the whole graph. A new request's executor is a different cost, measured beside it, and so "
+          "are traces and captures."),
     Claim("A1.8", "Answer 1",
           "running an op in previously defined graph, or in numpy/PyTorch can be as low as 1 usec",
           "One op costs about 1 µs, in a defined graph, in numpy or in PyTorch.",
-          "05_the_cost_of_compiling.ipynb", "still the right order of magnitude",
-          "One op of numpy or PyTorch eager, and one op of a steady TensorFlow 1 run, printed in notebook 05 with "
-          "their ratios to the 2017 figure; a TensorFlow eager op costs more."),
+          "05_the_cost_of_compiling.ipynb", "still the right order of magnitude, per op",
+          "One more op in a steady TensorFlow 1 run (the slope of the run's time over graphs of 10 to 3,000 ops), "
+          "one op of numpy and of PyTorch eager, printed in notebook 05 with their ratios to the 2017 figure. A "
+          "Session.run call has a fixed cost far above that, and a TensorFlow eager op costs more."),
     # ---------------------------------------------------------------- Answer 2
     Claim("A2.1", "Answer 2",
           "In tensorflow you first have to define the graph, then you execute it.",

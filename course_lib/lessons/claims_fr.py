@@ -76,19 +76,20 @@ CLAIMS: dict[str, Words] = {
         "graphe.",
         "Modifier un graphe TensorFlow coûte une recompilation.",
         "toujours vrai, dans tous les modes compilés",
-        "Une session TensorFlow 1 paie à la première exécution après chaque modification (l'extension), puis de "
-        "nouveau pour chaque requête qu'elle n'a jamais exécutée (un nouvel exécuteur). Notre moteur recompile "
-        "toutes les requêtes après n'importe quelle modification. Dans TensorFlow 2, la pénalité est un traçage par "
-        "nouvelle signature d'entrée ; dans PyTorch 2, une capture quand les gardes de torch.compile échouent."),
+        "Une session TensorFlow 1 paie une extension à la première exécution après chaque modification, et un "
+        "exécuteur pour chaque requête qu'elle n'a jamais exécutée (le notebook 05 compte les exécuteurs). Notre "
+        "moteur recompile toutes les requêtes après n'importe quelle modification. Dans TensorFlow 2, la pénalité est "
+        "un traçage par nouvelle signature d'entrée ; dans PyTorch 2, une capture quand les gardes de torch.compile "
+        "échouent."),
     "A1.3": Words(
         "TensorFlow atteint donc ses performances optimales quand vous spécifiez le calcul une seule fois, puis "
         "faites passer de nouvelles données par la même suite de calculs.",
         "Définir une fois, exécuter de nombreuses fois : c'est là qu'un graphe statique est le plus rapide.",
         "vrai de tous les modes compilés, dans les deux frameworks",
-        "Une exécution en régime établi réutilise ce qui a été compilé (1 compilation, 1 traçage, 1 capture pour de "
-        "nombreux appels, comptés). Compilé ne veut pas dire automatiquement plus rapide : le notebook 05 affiche, "
-        "d'après chaque exécution, si un appel compilé d'une fonction de deux opérations a battu les opérations en "
-        "mode immédiat."),
+        "Une exécution en régime établi réutilise ce qui a été compilé (1 compilation, aucun nouvel exécuteur, "
+        "1 traçage, 1 capture pour de nombreux appels, comptés). Compilé ne veut pas dire automatiquement plus "
+        "rapide : le notebook 05 affiche, d'après chaque exécution, si la compilation est rentable sur un petit et "
+        "sur un grand graphe."),
     "A1.4": Words(
         "C'est semblable à l'opposition entre interpréteurs et compilateurs – l'étape de compilation rend les "
         "choses plus rapides, mais elle dissuade aussi les gens de modifier le programme trop souvent.",
@@ -114,26 +115,30 @@ CLAIMS: dict[str, Words] = {
         "optimisations",
         "Une modification est envoyée à l'environnement d'exécution sous forme de graphe sérialisé, puis optimisée "
         "de nouveau.",
-        "c'est toujours ce qui se passe, pour les nouveaux nœuds",
-        "Au Session.run suivant, les nœuds ajoutés depuis la dernière exécution sont copiés dans un GraphDef et "
-        "envoyés à l'environnement d'exécution (TF_ExtendGraph : la ligne que désigne la réponse s'exécute "
-        "toujours). Les optimisations (Grappler) sont relancées quand un exécuteur est construit, une fois par "
-        "nouvelle combinaison de résultats demandés et de valeurs fournies, et non à chaque modification."),
+        "vrai, sur tout le graphe",
+        "Au Session.run suivant, les nœuds ajoutés depuis la dernière exécution sont sérialisés dans un GraphDef et "
+        "envoyés à l'environnement d'exécution (Session._extend_graph, la ligne que désigne la réponse, s'exécute "
+        "toujours). Celui-ci reconstruit alors son état du graphe entier et relance les passes d'avant le "
+        "placement, le placeur et les passes d'après le placement sur tous les nœuds (GraphExecutionState::Extend, "
+        "puis InitBaseGraph) : le coût grandit avec la taille du graphe, quoi que demande l'exécution. Grappler "
+        "s'exécute une fois par nouvelle requête, quand son exécuteur est construit."),
     "A1.7": Words(
         "qui peuvent prendre du temps supplémentaire, peut-être 200usec",
         "Étendre le graphe coûte environ 200 µs.",
-        "un coût toujours réel, payé à l'exécution qui suit une modification",
-        "Mesuré seul (étendre, puis exécuter une demande déjà exécutée) sur un graphe de 2 opérations et sur un de "
-        "100, avec son rapport au chiffre de 2017 affiché dans le notebook 05. Un nouvel exécuteur (la première "
-        "exécution d'une nouvelle requête) est un autre coût, mesuré à côté, de même que les traçages et les "
-        "captures."),
+        "un coût toujours réel, qui grandit avec le graphe",
+        "L'extension seule (ajouter un nœud qu'aucune demande n'utilise, exécuter une demande d'une opération déjà "
+        "exécutée, moins une exécution en régime établi de celle-ci) est mesurée sur des graphes de 10 à 3\u202f000 "
+        "opérations, avec son rapport au chiffre de 2017 affiché dans le notebook 05 ; elle grandit avec le graphe "
+        "entier. L'exécuteur d'une nouvelle requête est un autre coût, mesuré à côté, de même que les traçages et "
+        "les captures."),
     "A1.8": Words(
         "exécuter une opération dans un graphe déjà défini, ou dans numpy/PyTorch, peut ne prendre que 1 usec",
         "Une opération coûte environ 1 µs, dans un graphe défini, dans numpy ou dans PyTorch.",
-        "toujours le bon ordre de grandeur",
-        "Une opération de numpy ou de PyTorch en mode immédiat, et une opération d'une exécution en régime établi "
-        "de TensorFlow 1, affichées dans le notebook 05 avec leurs rapports au chiffre de 2017 ; une opération de "
-        "TensorFlow en mode immédiat coûte davantage."),
+        "toujours le bon ordre de grandeur, par opération",
+        "Une opération de plus dans une exécution en régime établi de TensorFlow 1 (la pente du temps d'exécution "
+        "sur des graphes de 10 à 3\u202f000 opérations), une opération de numpy et de PyTorch en mode immédiat, "
+        "affichées dans le notebook 05 avec leurs rapports au chiffre de 2017. Un appel de Session.run a un coût "
+        "fixe bien au-dessus, et une opération de TensorFlow en mode immédiat coûte davantage."),
     # ---------------------------------------------------------------- Réponse 2
     "A2.1": Words(
         "Dans tensorflow, vous devez d'abord définir le graphe, puis vous l'exécutez.",

@@ -22,8 +22,9 @@ from ..i18n import N_, Plural, say
 from .compiling import StaticChain, break_even
 from .exercises import NOT_IT, Exercise, choice, whole_number
 
-__all__ = ["BREAK_EVEN", "EXTENSION_CHOICES", "break_even_runs", "compile_scenario", "extension_choice",
-           "input_signature", "static_compiles", "torch_graphs", "torch_scenario", "trace_count", "trace_scenario"]
+__all__ = ["BREAK_EVEN", "EXTENSION_CHOICES", "REVEALS", "SHAPES", "batch_letter", "break_even_runs",
+           "compile_scenario", "extension_choice", "input_signature", "static_compiles", "torch_graphs",
+           "torch_scenario", "trace_count", "trace_scenario"]
 
 #: 05.3's numbers (seconds): a tf.function's first call, its later calls, and the same function run eagerly.
 BREAK_EVEN = {"first call": 30e-3, "later call": 150e-6, "eager call": 2e-3}
@@ -46,9 +47,13 @@ TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
 OTHER_NUMBERS = N_("the function ran, but gave other numbers: keep the dtype float64")
 TRACED_TIMES = N_("it traced {n} times: the length must be left open")
 ONE_TRACE = N_("one trace for every length: the graph was built for shape [None]")
-DYNAMO_WHY = N_("the first graph is specialised to length 3; the second length makes Dynamo recompile with a "
-                "symbolic length, which then serves 5 and 6 as well (automatic dynamic shapes)")
-ONE_PER_LENGTH = N_("that would be one graph per length: tf.function without a signature; Dynamo learns")
+DYNAMO_WHY = N_("the first graph is specialised to (3, 2); (4, 2) makes Dynamo recompile with a symbolic first "
+                "dimension, which serves (5, 2) too; (5, 3) changes the second dimension, still specialised: one more "
+                "capture, now with both dimensions symbolic (automatic dynamic shapes, one dimension at a time)")
+ONE_PER_SHAPE = N_("that would be one graph per new shape: tf.function without a signature; Dynamo learns")
+TOO_FEW_GRAPHS = N_("too few: a dimension becomes symbolic only after it has changed once")
+#: 05.5's shapes, in the order of the calls.
+SHAPES = ((3, 2), (3, 2), (4, 2), (5, 2), (5, 3))
 
 
 def compile_scenario() -> int:
@@ -170,25 +175,26 @@ def input_signature() -> Exercise:
         return True, say(ONE_TRACE)
 
     return Exercise("05.4", N_("Write an input_signature that traces once for every vector length."), check,
-                    hints=[N_("one tf.TensorSpec per argument; shape and dtype"), N_("None in a shape means any size")])
+                    hints=[N_("one tf.TensorSpec per argument; shape and dtype"),
+                           N_("the three calls differ only in their length: which part of the shape must stay open?")])
 
 
 def torch_scenario() -> int:
-    """05.5's calls of a ``torch.compile``d function (counting backend, no code generated)."""
+    """05.5's calls (:data:`SHAPES`) of a ``torch.compile``d function (counting backend, no code generated)."""
     from ..adapters.loader import load_torch
     from ..adapters.torch import capture_compiled
 
     torch = load_torch()
     torch._dynamo.reset()
-    cap = capture_compiled(lambda x: torch.sin(x) * 2.0, torch.ones(3, dtype=torch.float64))
-    for n in (3, 4, 5, 6):
-        cap.compiled(torch.ones(n, dtype=torch.float64))
+    cap = capture_compiled(lambda x: torch.sin(x) * 2.0, torch.ones(*SHAPES[0], dtype=torch.float64))
+    for shape in SHAPES[1:]:
+        cap.compiled(torch.ones(*shape, dtype=torch.float64))
     return cap.count
 
 
 @functools.cache
 def torch_graphs() -> Exercise:
-    """05.5: graphs captured by ``torch.compile`` for vectors of lengths 3, 3, 4, 5, 6."""
+    """05.5: graphs captured by ``torch.compile`` for tensors of the shapes :data:`SHAPES`."""
 
     def check(answer: Any) -> tuple[bool, str]:
         truth = torch_scenario()
@@ -197,43 +203,64 @@ def torch_graphs() -> Exercise:
             return False, say(WHOLE_NUMBER)
         if got == truth:
             return True, say(DYNAMO_WHY)
-        if got == 4:
-            return False, say(ONE_PER_LENGTH)
+        if got == len(set(SHAPES)):
+            return False, say(ONE_PER_SHAPE)
+        if got < truth:
+            return False, say(TOO_FEW_GRAPHS)
         return False, say(NOT_IT, answer=got)
 
     return Exercise("05.5", N_("How many graphs does torch.compile capture?"), check,
                     hints=[N_("the first call captures a graph for exactly the shape it saw"),
-                           N_("when a second shape arrives, Dynamo marks that dimension dynamic and recompiles "
-                              "once")])
+                           N_("go call by call: which dimension changes, and has it changed before?")])
 
 
-#: 05.6's options: what two runs of a TF1 Session pay after ``z = tf.sin(y)`` was added to a graph that ran ``y``.
+#: 05.6's options: which costs more after ``y`` ran many times on a graph of 300 ops -- (1) add 100 nodes ``y`` does
+#: not use, then run ``y`` once; (2) 100 times over, add one such node, then run ``y``.
 EXTENSION_CHOICES = {
-    "a": N_("neither pays anything extra: the graph only grew, and TensorFlow compiles a graph once"),
-    "b": N_("the run of y pays the extension only (the new node is sent to the runtime, y's executor is kept); "
-            "the first run of z also builds a new executor for z"),
-    "c": N_("both build new executors: any change to a TF1 graph throws away every executor"),
-    "d": N_("the run of y pays nothing, since y did not change; the first run of z pays the extension and its "
-            "executor"),
+    "a": N_("(2), far more: every run after a change redoes work over the whole graph"),
+    "b": N_("about the same: either way the same 100 new nodes are sent to the runtime once"),
+    "c": N_("(1), far more: one large extension is slower than many small ones"),
+    "d": N_("about the same: y's executor is kept either way, so no run builds anything"),
 }
+
+
+def batch_letter() -> str:
+    """05.6's right letter, decided by a live run (:func:`~course_lib.lessons.compiling.tf1.edits_batched`): "a"
+    when (2) takes more than three times as long as (1), "c" when (1) does, "b" otherwise."""
+    from .compiling.tf1 import edits_batched
+
+    batched, one_by_one = edits_batched(n=300, edits=100)
+    return "a" if one_by_one > 3 * batched else "c" if batched > 3 * one_by_one else "b"
 
 
 @functools.cache
 def extension_choice() -> Exercise:
-    """05.6: a decision with its reason, on the three costs of section 4 (TensorFlow's own source decides it:
-    ``c_api.cc`` sends the nodes added since the last run at the start of *every* run; ``DirectSession`` keeps one
-    executor per request and an extension does not clear them)."""
+    """05.6: a prediction with its reason, in a setting section 4 does not show (many edits before one run), decided
+    by a live run. TensorFlow's source says why: each run after a change extends the session's graph, and
+    ``GraphExecutionState::Extend`` rebuilds and re-places the whole graph, whatever the number of new nodes."""
     why = {
-        "a": N_("the graph is not compiled once: each run after a change sends the new nodes, and each new request "
-                "builds an executor (section 4 measured both)"),
-        "b": N_("the extension is paid by the first run after the change, whatever it fetches; an executor is built "
-                "once per new request and kept across extensions"),
-        "c": N_("the session keeps its executors when the graph is extended: re-running an old fetch after an edit "
-                "cost far less than a new fetch in section 4"),
-        "d": N_("the nodes added since the last run are sent at the start of the next run, whatever it fetches: "
-                "the run of y pays the extension"),
+        "a": N_("(1) pays one extension, (2) pays 100, and each one re-places and re-optimizes the whole graph"),
+        "b": N_("the nodes are sent once either way, but each run after a change also rebuilds the whole graph's "
+                "state: (2) does that 100 times"),
+        "c": N_("an extension's cost grows with the whole graph, not with the number of new nodes: (1) is one "
+                "extension"),
+        "d": N_("no executor is built, true; but each run after a change pays an extension, and (2) makes 100 of "
+                "them"),
     }
-    return Exercise("05.6", N_("Which describes what the run of y and then the first run of z pay?"),
-                    choice(EXTENSION_CHOICES, "b", why),
-                    hints=[N_("which run comes first after the change? that one sends the new node"),
-                           N_("is y's request new? is z's?")])
+    return Exercise("05.6", N_("Which costs more in all, (1) or (2), and why?"),
+                    choice(EXTENSION_CHOICES, batch_letter, why),
+                    hints=[N_("what does the first run after a change do, and over how much of the graph?"),
+                           N_("count the runs that come right after a change, in (1) and in (2)")])
+
+
+#: What would give each exercise away if shown above it (tests/test_exercise_spoilers.py): an answer's printed
+#: count, a solution's key line, the right option's own words.
+REVEALS: dict[str, tuple[str, ...]] = {
+    "05.1": ("compiles: 4", "compile_count == 4", "compiled 4 times"),
+    "05.2": ("tracing count: 4", "traced 4 graphs", "4 traces"),
+    "05.3": ("n ≥ 16.14", "17 calls", "29.85 ≤ 1.85n"),
+    "05.4": ("TensorSpec(shape=[None]", "TensorSpec([None]", "TensorSpec(shape=(None,)", "TensorSpec((None,)"),
+    "05.5": ("3 graphs", "graphs captured: 3", "one dimension at a time"),
+    "05.6": ("every run after a change redoes work over the whole graph", "(1) pays one extension",
+             "edits_batched("),
+}

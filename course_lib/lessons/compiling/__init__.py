@@ -21,7 +21,7 @@ One idea per module:
 =====================  ==========================================================================================
 ``chains``             the workload: a chain of ``n`` ops in any ``ops``, :class:`StaticChain`, ``dynamic_chain``
 ``engines``            our static engine (compile once) vs our dynamic engine (record every run)
-``tf1``                a TF1 ``Session``: steady run; extend only, new fetch, extend + new fetch
+``tf1``                a TF1 ``Session``: steady run, extension alone, new fetch, extend + new fetch; per-op slope
 ``per_op``             one op run at once in numpy, PyTorch, TensorFlow and our dynamic engine
 ``tf_function``        ``tf.function``: first call, steady call, retrace
 ``torch_compile``      ``torch.compile``: capture, steady call, recompile
@@ -45,14 +45,13 @@ from .payoff import BreakEven, break_even, break_even_experiment, plot_break_eve
 from .per_op import per_op_costs, plot_per_op
 from .progress import Progress
 from .tables import TIMED, Table, compare, stamp_line, timed
-from .tf1 import LABELS, TF1Costs, tf1_costs, tf1_table
+from .tf1 import TF1Costs, TF1Sweep, tf1_costs, tf1_steps, tf1_sweep, tf1_table
 from .tf_function import TFFunctionCosts, tf_function_costs
 from .torch_compile import TorchCompileCosts, torch_compile_costs
-from .verdicts import CLAIMS_2017, extension_vs_2017, then_and_now
+from .verdicts import CLAIMS_2017, then_and_now
 
 __all__ = [
     "CLAIMS_2017",
-    "LABELS",
     "TIMED",
     "BreakEven",
     "C",
@@ -60,6 +59,7 @@ __all__ = [
     "Progress",
     "StaticChain",
     "TF1Costs",
+    "TF1Sweep",
     "TFFunctionCosts",
     "Table",
     "TorchCompileCosts",
@@ -73,12 +73,13 @@ __all__ = [
     "dynamic_chain",
     "engine_costs",
     "extension_recompiles",
-    "extension_vs_2017",
     "per_op_costs",
     "plot_break_even",
     "plot_per_op",
     "stamp_line",
     "tf1_costs",
+    "tf1_steps",
+    "tf1_sweep",
     "tf1_table",
     "tf_function_costs",
     "then_and_now",

@@ -17,12 +17,15 @@ import numpy as np  # noqa: F401 - chain's docstring, which notebook 05 prints, 
 
 from ... import dynamic as dy
 from ... import static as st
-from ...render.words import plural
+from ...i18n import N_, Plural, say
+from ...i18n import gettext as _
 
 __all__ = ["C", "StaticChain", "W", "X", "chain", "chain_from", "dynamic_chain"]
 
 
 X, W, C = 0.3, 1.1, 0.2  # inputs of every chain
+#: The names a StaticChain gives its graph and its scopes (in the language of the moment: they are drawn).
+NAME, SCOPE, ADDED = Plural("chain of {n} op", "chain of {n} ops"), N_("ops {first}-{last}"), N_("added")
 
 
 def chain(ops: Any, x: Any, w: Any, c: Any, n: int) -> Any:
@@ -64,14 +67,14 @@ class StaticChain:
 
     def __init__(self, n: int, block: int = 8) -> None:
         self.n = int(n)
-        self.graph = st.Graph(f"chain of {plural(self.n, 'op')}")
+        self.graph = st.Graph(str(say(NAME, n=self.n)))
         with self.graph.as_default():
             self.x, self.c = st.placeholder("x"), st.placeholder("c")
             self.w = st.Variable(W, name="w")
             y = self.x
             for start in range(0, self.n, block):
                 size = min(block, self.n - start)
-                with st.name_scope(f"ops {start + 1}-{start + size}"):
+                with st.name_scope(_(SCOPE).format(first=start + 1, last=start + size)):
                     y = chain_from(st, y, self.w, self.c, start, size)
         self.y = y
         self.session = st.Session(self.graph)
@@ -86,7 +89,7 @@ class StaticChain:
 
     def add_node(self) -> st.Tensor:
         """Append one op (the next of the cycle) after the output and make it the new output."""
-        with self.graph.as_default(), st.name_scope("added"):
+        with self.graph.as_default(), st.name_scope(_(ADDED)):
             self.y = chain_from(st, self.y, self.w, self.c, self.n + self.edits, 1)
         self.edits += 1
         return self.y

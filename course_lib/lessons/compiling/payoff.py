@@ -22,12 +22,13 @@ import numpy as np
 from ... import render
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
-from ...i18n import N_, Plural, Said, say
+from ...i18n import N_, Plural, Said, number, say
 from ...i18n import gettext as _
 from ...measure import Measurement, fmt_seconds, measure
 from .chains import C, StaticChain, W, X, chain, dynamic_chain
 from .progress import Progress, ticker
 from .tables import Table, runs_count, runs_text, stamp_line
+from .tf_function import TFFunctionCosts
 
 __all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "first_calls", "plot_break_even"]
 
@@ -44,8 +45,10 @@ SIZED_CHAIN = Plural("{size} graph: a chain of {n} op", "{size} graph: a chain o
 #: The graph alone, in progress lines and trace counts.
 SIZE_WORDS = {"small": N_("small graph"), "large": N_("large graph")}
 #: What :meth:`BreakEven.sentences` says of one pair: compiling never pays, or it pays after ``k`` runs.
-NEVER_PAYS = N_("{head} on this run compiling never pays, since a compiled run ({compiled_run}) is not faster than "
-                "an eager one ({eager_run}).")
+NEVER_PAYS = N_("{head} on this run compiling never pays, since a compiled run takes {ratio}× the time of an eager "
+                "one.")
+#: The first call of a pair measured elsewhere in the notebook (``tf_small`` of :func:`break_even_experiment`).
+MEASURED_IN_6 = N_("as in §6")
 PAYS_AFTER = N_("{head} it pays after {runs}: the compile step ({compile}) divided by what each run saves "
                 "({saved}).")
 
@@ -87,6 +90,7 @@ class BreakEven:
     pairs: dict[str, dict[str, tuple[float, float]]]
     traces: dict[str, int]
     first: dict[str, dict[str, Measurement]] | None = None
+    reused: tuple[tuple[str, str], ...] = ()
 
     def point(self, size: str, compiled: str, eager: str) -> int | None:
         c_first, c_run = self.pairs[size][compiled]
@@ -108,8 +112,7 @@ class BreakEven:
                                                                    eager=_(eager))
                 k = self.point(size, compiled, eager)
                 if k is None:
-                    out.append(say(NEVER_PAYS, head=head, compiled_run=fmt_seconds(c_run),
-                                   eager_run=fmt_seconds(e_run)))
+                    out.append(say(NEVER_PAYS, head=head, ratio=number(c_run / e_run, spec=".2g")))
                 else:
                     out.append(say(PAYS_AFTER, head=head, runs=runs_count(k), compile=fmt_seconds(c_first - c_run),
                                    saved=fmt_seconds(e_run - c_run)))
@@ -121,6 +124,8 @@ class BreakEven:
             for compiled, eager in PAIRS:
                 m = (self.first or {}).get(size, {}).get(compiled)
                 first = f"{fmt_seconds(m.median)} ({fmt_seconds(m.low)}–{fmt_seconds(m.high)})" if m else "—"
+                if (size, compiled) in self.reused:  # shown where it was measured, not twice
+                    first = _(MEASURED_IN_6)
                 rows.append((_("{graph}: {compiled} vs {eager}").format(graph=self.graph(size), compiled=_(compiled),
                                                                         eager=_(eager)),
                              first, runs_text(self.point(size, compiled, eager))))
@@ -131,12 +136,15 @@ class BreakEven:
 PAIRS = (("tf.function", "TF eager"), ("our static engine", "our dynamic engine"))
 
 
-def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, progress: Progress | None = None
-                          ) -> BreakEven:
+def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, progress: Progress | None = None,
+                          tf_small: TFFunctionCosts | None = None) -> BreakEven:
     """For a chain of ``small`` and of ``large`` ops: first and later calls of tf.function vs TF eager, and of
     our static engine (compile + run) vs our dynamic engine. First calls are timed on ``repeat`` fresh functions
     (median), later calls by :func:`~course_lib.measure.measure` (median). ``traces`` holds the most traces or
-    compiles any one compiled function made: 1 when each paid its compile step exactly once."""
+    compiles any one compiled function made: 1 when each paid its compile step exactly once.
+
+    ``tf_small``: the small graph's tf.function and eager timings already measured by :func:`tf_function_costs`
+    (a two-op function), used instead of timing the same two ops a second time."""
     tf = load_tensorflow()
     tick = ticker(progress)
     xf, wf, cf = (tf.constant(v, dtype=tf.float64) for v in (X, W, C))
@@ -151,14 +159,17 @@ def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, pro
         def eager(n: int = n) -> Any:
             return chain(tf.math, xf, wf, cf, n)
 
-        with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
-            tf_first, fns = first_calls(lambda eager=eager: tf.function(eager), repeat)
-        fn = fns[-1]
-        steady = measure(fn, repeat=repeat, budget=0.08).median
         graph = _(SIZE_WORDS[size]) if size in SIZE_WORDS else size
-        traces[_("tf.function, {graph}").format(graph=graph)] = max(f.experimental_get_tracing_count() for f in fns)
+        if size == "small" and tf_small is not None:
+            tf_first, steady, e = tf_small.first_call_s, tf_small.steady_s.median, tf_small.eager_s.median
+        else:
+            with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
+                tf_first, fns = first_calls(lambda eager=eager: tf.function(eager), repeat)
+            steady = measure(fns[-1], repeat=repeat, budget=0.08).median
+            traces[_("tf.function, {graph}").format(graph=graph)] = max(f.experimental_get_tracing_count()
+                                                                         for f in fns)
+            e = measure(eager, repeat=repeat, budget=0.08).median
         tick(_("{graph}: eager").format(graph=graph))
-        e = measure(eager, repeat=repeat, budget=0.08).median
         chains = [StaticChain(n) for _k in range(max(1, repeat))]
         runs = iter([c.run for c in chains])
         static_first, _fns = first_calls(lambda runs=runs: next(runs), repeat)
@@ -171,7 +182,7 @@ def break_even_experiment(small: int = 2, large: int = 200, repeat: int = 3, pro
         pairs[size] = {"tf.function": (tf_first.median, steady), "TF eager": (e, e),
                        "our static engine": (static_first.median, static_run), "our dynamic engine": (d, d)}
         tick(_("{graph}: done").format(graph=graph))
-    return BreakEven(sizes, pairs, traces, first)
+    return BreakEven(sizes, pairs, traces, first, (("small", "tf.function"),) if tf_small is not None else ())
 
 
 def plot_break_even(be: BreakEven, max_runs: int = 100_000) -> Any:

@@ -1,7 +1,8 @@
 """The cost of ONE op run at once: numpy, PyTorch eager, TensorFlow eager and our dynamic engine.
 
-Answer 1 says an op costs "as low as 1 µs" in PyTorch/numpy; :func:`plot_per_op` draws that line next to today's
-numbers. The frameworks are imported (quietly) only when :func:`per_op_costs` runs.
+Answer 1 says running an op in numpy/PyTorch "can be as low as 1 usec"; :func:`plot_per_op` draws that line next
+to today's numbers (and, given as ``extra``, the cost of one more op in a steady TensorFlow 1 run: a slope, see
+:meth:`course_lib.lessons.compiling.tf1.TF1Sweep.per_op`). The frameworks are imported (quietly) only when :func:`per_op_costs` runs.
 """
 
 from __future__ import annotations
@@ -61,10 +62,11 @@ def per_op_costs(repeat: int = 5, progress: Progress | None = None) -> dict[str,
 
 
 def plot_per_op(costs: dict[str, Any], extra: dict[str, float] | None = None) -> Any:
-    """A horizontal bar chart (log scale) of per-op costs, with the Q&A's "1 µs" as a line."""
+    """A horizontal bar chart (log scale) of per-op costs, with the Q&A's "as low as 1 usec" as a line."""
     import matplotlib.pyplot as plt
 
     rows = [(_(k), v.median) for k, v in costs.items() if isinstance(v, Measurement)] + list((extra or {}).items())
+    rows = [(label, seconds) for label, seconds in rows if seconds > 0]  # a log scale draws no bar for 0 or less
     with plt.rc_context(render.plot_style()):  # words follow the theme (larger for a projector)
         return _per_op_figure(plt, rows)
 
@@ -75,10 +77,12 @@ def _per_op_figure(plt: Any, rows: list[tuple[str, float]]) -> Any:
     ax.barh([r[0] for r in rows], [r[1] * 1e6 for r in rows], color="#0072B2")
     ax.axvline(1.0, color="#D55E00", linestyle="--")
     ax.set_ylim(len(rows) - 0.5, -1.3)  # room above the first bar for the label of the 2017 line
-    ax.text(0.92, -0.85, _("Answer 1 (2017): “as low as 1 µs” →"), color="#A23B00", va="center", ha="right")
+    ax.text(0.92, -0.85, _("Answer 1 (2017): “as low as 1 usec” →"), color="#A23B00", va="center", ha="right")
     ax.set_xscale("log")
-    ax.set_xlim(left=0.05)
-    ticks = [t for t in (0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000) if t <= 2 * max(r[1] * 1e6 for r in rows)]
+    left = min(0.05, 0.5 * min(r[1] * 1e6 for r in rows))  # room for the shortest bar, however short
+    ax.set_xlim(left=left)
+    ticks = [t for t in (0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000)
+             if left <= t <= 2 * max(r[1] * 1e6 for r in rows)]
     ax.set_xticks(ticks, [number(t) for t in ticks])
     ax.minorticks_off()
     ax.set_xlabel(_("µs per op (log scale)"))
