@@ -262,6 +262,7 @@ def test_then_and_now_verdicts_follow_the_2017_figures() -> None:
     assert [row[-1].msgid for row in table.rows] == [verdicts.OP_HOLDS, verdicts.OP_SAME_ORDER]  # TF eager: no row
     assert table.rows[0][-1] == "holds: about 1 µs"  # the English text, end to end
     assert verdicts.op_verdict(30e-6).msgid is verdicts.OP_NO
+    assert verdicts.op_verdict(0.2e-6).msgid is verdicts.OP_CHEAPER  # a steady TF1 run's slope, lower than 2017
     assert verdicts.change_verdict(50e-6).msgid is verdicts.CHANGE_CHEAPER
     assert verdicts.change_verdict(250e-6).msgid is verdicts.CHANGE_HOLDS
     assert verdicts.change_verdict(1e-3).msgid is verdicts.CHANGE_SAME_ORDER
@@ -282,7 +283,8 @@ def test_only_the_extension_alone_is_set_against_the_2017_figure() -> None:
 def test_one_op_of_a_tf1_run_is_the_slope_over_the_sizes() -> None:
     rows = cc.then_and_now(sweep(10, 300, 1000, 3000)).rows
     assert rows[-1][0] == "TF1: one more op in a steady run (slope)"
-    assert rows[-1][1:3] == ("as low as 1 usec", "3.3× below the 2017 figure")  # 0.3 µs, not 19 µs = 190 µs / 10
+    assert rows[-1][1:] == ("as low as 1 usec", "3.3× below the 2017 figure", "holds, and lower still: under 0.5 µs")
+    # 0.3 µs per op: the slope, not 19.3 µs = a run of 10 ops divided by 10
     assert cc.then_and_now(sweep(10)).rows[-1][0].startswith("TF1, chain of 10 ops")  # one size: no slope
     noisy = sweep(10, 3000)
     noisy.costs[0].steady_s = noisy.costs[1].steady_s  # a busy machine: the runs did not grow with the ops

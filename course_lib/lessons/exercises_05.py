@@ -255,12 +255,12 @@ def extension_choice() -> Exercise:
 
 #: What would give each exercise away if shown above it (tests/test_exercise_spoilers.py): an answer's printed
 #: count, a solution's key line, the right option's own words.
-REVEALS: dict[str, tuple[str, ...]] = {
-    "05.1": ("compiles: 4", "compile_count == 4", "compiled 4 times"),
-    "05.2": ("tracing count: 4", "traced 4 graphs", "4 traces"),
-    "05.3": ("n ≥ 16.14", "17 calls", "29.85 ≤ 1.85n"),
+REVEALS: dict[str, tuple[str, ...]] = {  # English, then the French edition's words where they differ
+    "05.1": ("compiles: 4", "compile_count == 4", "compiled 4 times", "compilations : 4", "compilé 4 fois"),
+    "05.2": ("tracing count: 4", "traced 4 graphs", "4 traces", "4 traçages", "tracé 4 graphes"),
+    "05.3": ("n ≥ 16.14", "17 calls", "29.85 ≤ 1.85n", "17 appels"),
     "05.4": ("TensorSpec(shape=[None]", "TensorSpec([None]", "TensorSpec(shape=(None,)", "TensorSpec((None,)"),
-    "05.5": ("3 graphs", "graphs captured: 3", "one dimension at a time"),
+    "05.5": ("3 graphs", "graphs captured: 3", "one dimension at a time", "3 graphes", "une dimension à la fois"),
     "05.6": ("every run after a change redoes work over the whole graph", "(1) pays one extension",
-             "edits_batched("),
+             "edits_batched(", "refait un travail sur tout le graphe", "(1) paie une extension"),
 }

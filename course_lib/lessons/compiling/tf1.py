@@ -112,8 +112,16 @@ class TF1Costs:
 
 
 def spread_text(median: float, low: float, high: float) -> str:
-    """``"1.3 ms (1.2 ms–1.5 ms)"``: a median and its quartiles (the middle half of the rounds)."""
-    return f"{fmt_seconds(median)} ({fmt_seconds(low)}–{fmt_seconds(high)})"
+    """A median and its quartiles (the middle half of the rounds), the unit written once when they share it.
+
+    >>> spread_text(1.3e-3, 1.2e-3, 1.5e-3), spread_text(1.3e-3, 900e-6, 1.5e-3)
+    ('1.3 ms (1.2–1.5)', '1.3 ms (900 µs–1.5 ms)')
+    """
+    texts = [fmt_seconds(t) for t in (median, low, high)]
+    units = {t.rsplit(" ", 1)[-1] for t in texts}
+    if len(units) == 1:
+        return f"{texts[0]} ({texts[1].rsplit(' ', 1)[0]}–{texts[2].rsplit(' ', 1)[0]})"
+    return f"{texts[0]} ({texts[1]}–{texts[2]})"
 
 
 def spread_of(m: Measurement | None) -> str:
