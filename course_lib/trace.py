@@ -32,6 +32,14 @@ from .i18n import N_, say
 from .i18n import gettext as _
 
 STYLES = ("define-then-run", "define-by-run")
+#: A phase and a style in words (the stepper's badges say the phases in capitals).
+PHASE_NAMES = {"build": N_("build"), "run": N_("run"), "backward": N_("backward")}
+STYLE_NAMES = {"define-then-run": N_("define-then-run"), "define-by-run": N_("define-by-run")}
+
+
+def style_name(style: str) -> str:
+    """A style in words of the language of the moment: ``define-then-run`` (French ``définir-puis-exécuter``)."""
+    return _(STYLE_NAMES[style])
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,15 @@ class Trace:
     def event_at(self, step: int) -> Event | None:
         """The event that step ``step`` shows (the ``step``-th, 1-based); None at step 0, before anything."""
         return self.events[step - 1] if step > 0 else None
+
+    def phases(self) -> list[str]:
+        """The phases this trace goes through, in order, in words of the language of the moment.
+
+        >>> from course_lib import programs
+        >>> record(programs.affine_sin, "define-then-run", {"x": 3.0, "w": 2.0}).phases()
+        ['build', 'run', 'backward']
+        """
+        return [_(PHASE_NAMES[p]) for p in dict.fromkeys(e.phase for e in self.events)]
 
     def phase_at(self, step: int) -> str:
         """"build" / "run" / "backward" at this step ("start" before the first event)."""

@@ -122,7 +122,9 @@ CLAIMS: tuple[Claim, ...] = (
           "Both default to the interpreter (TensorFlow 2 eager, PyTorch eager) and offer a compiler (tf.function, "
           "torch.compile); compiling pays off after a measurable number of runs on a large graph, never on a tiny "
           "one. (Notebook 04 shows what the compiler does: it pruned 3 nodes, folded 2 and merged 1; notebook 08 "
-          "a compiler that generates code, XLA, running a model's graph in fewer, fused kernels.)"),
+          "a compiler that generates code and pays: XLA runs a chain of 30 elementwise ops over a 16 MB matrix as one "
+          "fused kernel where plain tf.function runs 30, cheaper per call and ahead within a few calls, first call "
+          "included, by the medians it prints.)"),
     Claim("A1.5", "Answer 1",
           "when you modify the graph in TensorFlow (by appending new computations using regular API, or removing "
           "some computation using tf.contrib.graph_editor)",
@@ -447,6 +449,8 @@ class Ledger:
         parts = []
         for answer, group in groups.items():
             keys = [c.key for c in self.claims if c.answer == answer]
+            # the first and last by number: A3.14 (the second sentence of A3.3) is listed beside A3.3
+            keys = sorted(keys, key=lambda k: [int(n) for n in re.findall(r"\d+", k)])
             span = keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}"
             title = ngettext("<b>{part}</b>: {n} claim ({span})", "<b>{part}</b>: {n} claims ({span})",
                              len(group)).format(part=e(_(answer)), n=len(group), span=e(span))

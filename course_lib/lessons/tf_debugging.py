@@ -40,11 +40,14 @@ from ..adapters.quiet import ErrorSummary, captured, error_of, summarize
 from ..i18n import N_
 from ..i18n import gettext as _
 
-__all__ = ["EAGER", "RELAXED", "TRACED", "EagerVariables", "Traces", "VariableLesson", "eagerly", "print_lines",
+__all__ = ["DEFAULT", "EAGER", "RELAXED", "TRACED", "EagerVariables", "Traces", "VariableLesson", "eagerly", "print_lines",
            "python_value_traces", "retraces", "two_line_summary", "variable_per_call",
            "variable_per_call_eagerly"]
 
-TRACED = "traced graph"
+#: The modes compared, as course messages (the notebook prints them with cl.say: French in the French edition);
+#: the other modes are code and stay as written.
+TRACED = N_("traced graph")
+DEFAULT = N_("default")
 EAGER = "run_functions_eagerly(True)"
 RELAXED = "reduce_retracing=True"
 _URL = re.compile(r"\s*See https?://\S+.*$")
@@ -187,7 +190,7 @@ def retraces(lengths: tuple[int, ...] = (1, 2, 3, 4, 5)) -> dict[str, Traces]:
         return tf.reduce_sum(x)
 
     out: dict[str, Traces] = {}
-    for mode, fn in (("default", tf.function(body)), (RELAXED, tf.function(body, reduce_retracing=True))):
+    for mode, fn in ((DEFAULT, tf.function(body)), (RELAXED, tf.function(body, reduce_retracing=True))):
         with captured("tensorflow") as seen:  # the retracing warning is told elsewhere, noise here
             for n in lengths:
                 fn(tf.ones(n))
