@@ -173,7 +173,7 @@ def test_tf1_sweep_slope_table_and_sentences() -> None:
     assert sweep.costs[1].new_fetch_s is None and "new_fetch" not in sweep.costs[1].executors
     table = sweep.table()
     assert table.rows[1][3:] == ("—", "—") and table.header[0] == "TF1 Session: median (spread)"
-    assert cc.tf1_steps((30, 4), (4,)) == 3 + 5
+    assert cc.tf1_steps((30, 4), (4,)) == 2 + 1 + 2 + 2 + 1  # graphs; steady; extensions; 2 per full size; end
     assert sweep.per_op_sentence().msgid is tf1_session.PER_OP
     assert sweep.growth_sentence().values["size"] == "8"  # 30 / 4, as a whole number of times
     with pytest.raises(ValueError) as info:

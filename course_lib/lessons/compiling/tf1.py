@@ -33,7 +33,9 @@ divided by ``n``: a run has a fixed cost of its own. TensorFlow is imported (qui
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +48,7 @@ from .chains import C, W, X, chain_from
 from .progress import Progress, ticker
 from .tables import Table
 
-__all__ = ["COLUMNS", "Requests", "TF1Costs", "TF1Sweep", "edits_batched", "line", "tf1_costs", "tf1_steps",
+__all__ = ["COLUMNS", "Requests", "TF1Costs", "TF1Sweep", "edits_batched", "line", "no_gc", "tf1_costs", "tf1_steps",
            "tf1_sweep", "tf1_table"]
 
 #: The columns of :func:`tf1_table` after the graph's size, by key (shown with ``_(COLUMNS[key])``).
@@ -203,58 +205,143 @@ class Requests:
         return out, (len(self.seen) - built, self.runs - runs)
 
 
-def tf1_costs(n: int, repeat: int = 5, number: int = 2, new_requests: bool = True,
-              progress: Progress | None = None) -> TF1Costs:
-    """The costs of :data:`COLUMNS` on one ``tf.Graph`` holding a chain of ``n`` ops (``n >= 2``) and ``s``; the
-    new fetches and extend + new fetch only when ``new_requests``. Each timed call of a change makes one edit or
-    one new request (``repeat`` rounds of ``number`` calls, after one warm-up call)."""
-    if int(n) < 2:
-        raise ValueError(say(TOO_SHORT, n=n))
-    tf = load_tensorflow()
-    tick = ticker(progress)
-    calls = 1 + repeat * number  # warm-up included: each one a new node or a new request
+@dataclass
+class _Setup:
+    """One size: its graph (a chain of ``n`` ops ending in ``y``, and ``s = sin(x)``), its session, the nodes its
+    new fetches will run, and the requests its session hands to the runtime."""
+
+    n: int
+    graph: Any
+    sess: Any
+    x: Any
+    y: Any
+    s: Any
+    feeds: dict[Any, float]
+    never_fetched: list[Any]
+    requests: Requests
+
+    def add_node(self, after: Any) -> Any:
+        """One new node, ``sin(after)``: the graph grows by one op."""
+        with self.graph.as_default():
+            return load_tensorflow().sin(after)
+
+    def ops(self) -> int:
+        return len(self.graph.get_operations())
+
+
+def _build(tf: Any, n: int, new_fetches: int) -> _Setup:
     g = tf.Graph()
     with g.as_default():
         x = tf.compat.v1.placeholder(tf.float64, shape=(), name="x")
         c = tf.compat.v1.placeholder(tf.float64, shape=(), name="c")
-        w = tf.constant(W, dtype=tf.float64, name="w")
-        y = chain_from(tf.math, x, w, c, 0, int(n))
+        y = chain_from(tf.math, x, tf.constant(W, dtype=tf.float64, name="w"), c, 0, int(n))
         s = tf.sin(x, name="s")
         # nodes never fetched, each needing the whole chain: made now, so the graph does not change when they run
-        never_fetched = [tf.sin(y, name=f"new_fetch_{k}") for k in range(calls if new_requests else 0)]
+        never_fetched = [tf.sin(y, name=f"new_fetch_{k}") for k in range(new_fetches)]
         sess = tf.compat.v1.Session(graph=g)
-    requests = Requests(sess)
-    feeds = {x: X, c: C}
-    sess.run(y, feeds), sess.run(s, feeds)
-    fresh: Iterator[Any] = iter(never_fetched)
-    before = len(g.get_operations())
+    setup = _Setup(int(n), g, sess, x, y, s, {x: X, c: C}, never_fetched, Requests(sess))
+    sess.run(y, setup.feeds), sess.run(s, setup.feeds)
+    return setup
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Python's garbage collector off while timing (as ``timeit`` does): a collection walks every live object, and
+    the other sizes' graphs hold hundreds of thousands of them, so it would charge a small graph for a large one."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _interleaved(setups: list[_Setup], call: Callable[[_Setup], Callable[[], Any]], repeat: int, number: int,
+                 warmup: int) -> list[tuple[Measurement, tuple[int, int]]]:
+    """Time ``call(setup)`` at every size, the rounds taken in turn (size 1, size 2, ..., then size 1 again), so a
+    busy spell of the machine falls on every size alike; per size, the measurement and ``(executors built, runs)``."""
+    import statistics
+    import time
+
+    calls = [call(u) for u in setups]
+    before = [(len(u.requests.seen), u.requests.runs) for u in setups]
+    rounds: list[list[float]] = [[] for _u in setups]
+    with no_gc():
+        for fn in calls:
+            for _k in range(warmup):
+                fn()
+        for _round in range(repeat):
+            for k, fn in enumerate(calls):
+                t0 = time.perf_counter()
+                for _k in range(number):
+                    fn()
+                rounds[k].append((time.perf_counter() - t0) / number)
+    out = []
+    for k, u in enumerate(setups):
+        q = statistics.quantiles(rounds[k], n=4) if repeat >= 2 else [rounds[k][0]] * 3
+        out.append((Measurement(statistics.median(rounds[k]), q[0], q[2], repeat, number),
+                    (len(u.requests.seen) - before[k][0], u.requests.runs - before[k][1])))
+    return out
+
+
+def tf1_sweep(sizes: tuple[int, ...] = (10, 300, 1_000, 3_000), full: tuple[int, ...] = (10, 1_000),
+              repeat: int = 5, number: int = 2, progress: Progress | None = None) -> TF1Sweep:
+    """The costs of :data:`COLUMNS` on one ``tf.Graph`` per size (a chain of ``n`` ops, ``n >= 2``, and ``s``),
+    smallest first; the new fetches and extend + new fetch only at the sizes in ``full``. The steady runs are timed
+    in turns across the sizes (a slope is read across them, so a busy spell must fall on every size alike); each
+    timed call of a change makes one edit or one new request (``repeat`` rounds of ``number`` calls, after one
+    warm-up call), one size after the other."""
+    for n in sizes:
+        if int(n) < 2:
+            raise ValueError(say(TOO_SHORT, n=n))
+    tf = load_tensorflow()
+    tick = ticker(progress)
+    calls = 1 + repeat * number  # warm-up included: each one a new node or a new request
+    setups = []
+    for n in sorted(sizes):
+        tick(str(say(CHAIN, ops=i18n.number(n, spec=","), n=n)))
+        setups.append(_build(tf, n, calls if n in full else 0))
+    before = [u.ops() for u in setups]
     tick(_("steady runs"))
     # a fixed number of calls per round, so the counts printed beside the timings are the same on every machine
-    (steady, one_op), ran = requests.during(lambda: (
-        measure(lambda: sess.run(y, feeds), repeat=repeat, number=20, warmup=20),
-        measure(lambda: sess.run(s, feeds), repeat=repeat, number=20, warmup=20)))
-    executors = {"steady": ran}
-
-    def add_node(after: Any) -> Any:
-        with g.as_default():
-            return tf.sin(after)
-
-    tick(_("extensions"))
-    extend, executors["extension"] = requests.during(
-        lambda: measure(lambda: (add_node(x), sess.run(s, feeds)), repeat=repeat, number=number))
-    new_fetch = both = fetched = None
-    if new_requests:
-        tick(_("new fetches"))
-        fetched = len(ops_needed(never_fetched[0].op))
-        new_fetch, executors["new_fetch"] = requests.during(
-            lambda: measure(lambda: sess.run(next(fresh), feeds), repeat=repeat, number=number))
-        tick(_("extend + new fetch"))
-        both, executors["both"] = requests.during(
-            lambda: measure(lambda: sess.run(add_node(y), feeds), repeat=repeat, number=number))
+    steady = _interleaved(setups, lambda u: lambda: u.sess.run(u.y, u.feeds), repeat, 20, 20)
+    one_op = _interleaved(setups, lambda u: lambda: u.sess.run(u.s, u.feeds), repeat, 20, 20)
+    costs = []
+    for k, u in enumerate(setups):
+        # one size after the other: an extension right after a large graph's would pay for the caches that one
+        # filled (measured: about twice the time on a graph of 10 ops), so extensions are not taken in turns
+        tick(_("extensions"))
+        with no_gc():
+            extend, ran = u.requests.during(
+                lambda u=u: measure(lambda: (u.add_node(u.x), u.sess.run(u.s, u.feeds)), repeat=repeat,
+                                    number=number))
+        executors = {"steady": tuple(a + b for a, b in zip(steady[k][1], one_op[k][1])), "extension": ran}
+        new_fetch = both = fetched = None
+        if u.never_fetched:
+            tick(_("new fetches"))
+            fetched = len(ops_needed(u.never_fetched[0].op))
+            fresh: Iterator[Any] = iter(u.never_fetched)
+            with no_gc():
+                new_fetch, executors["new_fetch"] = u.requests.during(
+                    lambda u=u, fresh=fresh: measure(lambda: u.sess.run(next(fresh), u.feeds), repeat=repeat,
+                                                     number=number))
+            tick(_("extend + new fetch"))
+            with no_gc():
+                both, executors["both"] = u.requests.during(
+                    lambda u=u: measure(lambda: u.sess.run(u.add_node(u.y), u.feeds), repeat=repeat, number=number))
+        costs.append(TF1Costs(u.n, steady[k][0], one_op[k][0], extend, new_fetch, both, (before[k], u.ops()),
+                              executors, fetched))
+        u.sess.close()
     tick()
-    after = len(g.get_operations())
-    sess.close()
-    return TF1Costs(int(n), steady, one_op, extend, new_fetch, both, (before, after), executors, fetched)
+    return TF1Sweep(costs)
+
+
+def tf1_costs(n: int, repeat: int = 5, number: int = 2, new_requests: bool = True,
+              progress: Progress | None = None) -> TF1Costs:
+    """:func:`tf1_sweep` at one size: the new fetches and extend + new fetch only when ``new_requests``."""
+    return tf1_sweep((n,), (n,) if new_requests else (), repeat, number, progress).costs[0]
 
 
 def ops_needed(op: Any) -> set[Any]:
@@ -269,15 +356,9 @@ def ops_needed(op: Any) -> set[Any]:
     return seen
 
 
-def tf1_sweep(sizes: tuple[int, ...] = (10, 300, 1_000, 3_000), full: tuple[int, ...] = (10, 1_000),
-              repeat: int = 5, number: int = 2, progress: Progress | None = None) -> TF1Sweep:
-    """:func:`tf1_costs` at each size (smallest first), the new requests only at the sizes in ``full``."""
-    return TF1Sweep([tf1_costs(n, repeat, number, n in full, progress) for n in sorted(sizes)])
-
-
 def tf1_steps(sizes: tuple[int, ...] = (10, 300, 1_000, 3_000), full: tuple[int, ...] = (10, 1_000)) -> int:
     """How many times :func:`tf1_sweep` ticks its progress bar."""
-    return sum(5 if n in full else 3 for n in sizes)
+    return 2 * len(sizes) + 2 + 2 * len(set(full) & set(sizes))
 
 
 def edits_batched(n: int = 300, edits: int = 100) -> tuple[float, float]:
