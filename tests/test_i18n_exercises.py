@@ -256,7 +256,6 @@ def _spoken(case: Case, lang: str) -> dict[str, Any]:
     set_language(lang)
     forget_attempts(case.key)
     ex = case.make(lang)
-    ex.attempts = 0  # the cached object counts too
     right, wrong = ex.check(case.right()), ex.check(case.wrong())
     return {"prompt": ex.prompt_text(), "hints": ex.hint_texts(), "right": right, "wrong": wrong}
 

@@ -216,10 +216,12 @@ class Exercise:
     expect: Any
     hints: list[str] = field(default_factory=list)
     rtol: float = 1e-6
-    attempts: int = 0
 
-    def __post_init__(self) -> None:
-        self.attempts = max(self.attempts, _ATTEMPTS.get(self.key, 0))
+    @property
+    def attempts(self) -> int:
+        """Wrong or right attempts so far at this exercise key, in this kernel session (one count per key, kept
+        outside the object: a cached exercise and a rebuilt one share it, and :func:`forget_attempts` resets both)."""
+        return _ATTEMPTS.get(self.key, 0)
 
     def prompt_text(self) -> str:
         """The prompt in the language of the moment."""
@@ -236,7 +238,7 @@ class Exercise:
         if untouched(answer):
             text, level = self._hint(0, REPLACE_THE_DOTS)
             return Result(self.key, None, text, hint=level)
-        self.attempts = _ATTEMPTS[self.key] = max(self.attempts, _ATTEMPTS.get(self.key, 0)) + 1
+        _ATTEMPTS[self.key] = self.attempts + 1
         try:
             ok, message = self._judge(answer)
         except Exception as e:  # noqa: BLE001 - a checker must never crash the notebook
