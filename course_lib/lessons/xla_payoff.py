@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import statistics
@@ -117,21 +118,31 @@ def runtime_kernels(fn: Callable[..., Any], *args: Any) -> list[str]:
     """The op types of the kernels plain ``tf.function`` really runs for ``fn(*args)``: a fresh ``tf.function`` is
     called once with the runtime's metadata on (``enable_run_metadata`` of the eager context); its
     ``RunMetadata.function_graphs`` hold the graph the executor ran, after Grappler's rewrites (the partition
-    graphs). Inputs, outputs, constants and identities are left out (:data:`PLUMBING`). Single eager ops run
-    meanwhile are recorded as one-op functions: the largest graph recorded is the function's."""
+    graphs). Inputs, outputs, constants and identities are left out (:data:`PLUMBING`).
+
+    The context records every function run meanwhile: the garbage collector is held off during the call (a
+    collection runs other objects' clean-up functions, which were recorded beside ours in a long test session), and
+    the function's own record is the one whose graph before Grappler shares the most node names with the traced
+    graph."""
     tf = load_tensorflow()
     from tensorflow.python.eager import context  # the eager context's run metadata has no public name
 
     fresh, ctx = tf.function(fn), context.context()
+    traced = {op.name for op in fresh.get_concrete_function(*args).graph.get_operations()}
+    gc.collect()  # a collection during the call runs other objects' clean-up functions, recorded with ours
+    gc.disable()
     ctx.enable_run_metadata()
     try:
         fresh(*args)
         metadata = ctx.export_run_metadata()
     finally:
         ctx.disable_run_metadata()
-    graphs = [[node.op for part in fg.partition_graphs for node in part.node if node.op not in PLUMBING]
-              for fg in metadata.function_graphs]
-    return max(graphs, key=len, default=[])
+        gc.enable()
+    if not metadata.function_graphs:
+        return []
+    ran = max(metadata.function_graphs,
+              key=lambda fg: len(traced & {node.name for node in fg.pre_optimization_graph.node}))
+    return [node.op for part in ran.partition_graphs for node in part.node if node.op not in PLUMBING]
 
 
 def _entry(hlo_text: str) -> str:
