@@ -29,7 +29,7 @@ import numpy as np
 from .i18n import N_, say
 from .i18n import gettext as _
 
-#: Node kinds; each has its own shape in the renderer (see DESIGN.md, "Visual language").
+#: Node kinds; each has its own shape in the renderer (render/theme.py).
 KINDS = ("input", "constant", "variable", "op")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 
 def affine_sin(ops: Any, x: Any, w: Any) -> Any:
-    """y = sin(x·w + 1): the running example of DESIGN.md."""
+    """y = sin(x·w + 1): the course's running example."""
     h = x * w
     z = h + 1.0
     y = ops.sin(z)

@@ -1,4 +1,4 @@
-"""House rules for the committed notebooks (DESIGN.md "Notebooks", tests/README.md), checked without a kernel.
+"""House rules for the committed notebooks (tests/README.md), checked without a kernel.
 
 nbval (strict) re-runs the notebooks and compares outputs; these checks catch what it cannot see: a notebook
 committed without outputs or from an out-of-order session, an over-long cell, a marker that silently weakens

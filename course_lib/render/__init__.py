@@ -16,7 +16,7 @@ The path, one module per stage:
 :mod:`.words` holds the words around the pictures, for the widgets too: ``plural(1, "node")`` is "1 node", ``plain``
 shows a numpy scalar as the number it is, ``wrap`` breaks a caption at spaces.
 
-Visual language (DESIGN.md), in :mod:`.theme`: shapes by kind (input = parallelogram, constant = box, variable =
+Visual language, in :mod:`.theme`: shapes by kind (input = parallelogram, constant = box, variable =
 cylinder, operation = ellipse, output = double border, collapsed scope = 3-D box); states by outline/fill/mark
 (defined = dashed outline, running = thick outline, orange fill, mark ``▶``; done = blue fill, mark ``✓``, value
 in the label); gradient nodes italic and vermillion, their edges dotted. Colours are Okabe–Ito, and every state is

@@ -124,7 +124,7 @@ def get_theme(theme: str | Theme | None = None) -> Theme:
 
 
 # ---------------------------------------------------------------------------------------------------- the table
-#: Box shapes by kind (DESIGN.md): input = parallelogram, constant = box, variable = cylinder, op = ellipse,
+#: Box shapes by kind: input = parallelogram, constant = box, variable = cylinder, op = ellipse,
 #: a collapsed scope = 3-D box; an output gets a double border.
 SHAPES = {"input": "parallelogram", "constant": "box", "variable": "cylinder", "op": "ellipse", "group": "box3d"}
 #: The mark in front of a box's title, so a state reads without colour.
