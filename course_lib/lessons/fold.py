@@ -60,6 +60,7 @@ __all__ = ["LEVEL_OPS", "FoldGraph", "OpCounts", "Schedule", "op_counts", "pictu
 LEVEL_OPS = 8
 
 MAX_LEVELS_TOO_SMALL = N_("max_levels must be at least 1")
+FEWER = N_("{ratio} times fewer ops batched")
 COUNTS = N_("trees: {trees}, phrases: {phrases}, levels: {levels}; ops one node at a time: {per_node}, batched by "
             "depth: {by_depth}")
 TOO_MANY_LEVELS = N_("this batch needs {needed} levels but the graph was built for {levels}; build FoldGraph(net, "
@@ -164,6 +165,14 @@ class OpCounts:
     @property
     def ratio(self) -> float:
         return self.per_node / self.by_depth if self.by_depth else float("inf")
+
+    def fewer(self) -> str:
+        """How many times fewer ops the batched way runs, in the language of the moment.
+
+        >>> OpCounts(50, 350, 7, 1400, 57).fewer()
+        '24.6 times fewer ops batched'
+        """
+        return _(FEWER).format(ratio=number(self.ratio, spec=".1f"))
 
     def __str__(self) -> str:
         """The counts in words, in the language of the moment (``print(counts)``; ``repr`` keeps the fields).
