@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from course_lib import envcheck
 from course_lib.i18n import set_language
+from course_lib.lessons import envcheck
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,7 +26,7 @@ from course_lib import i18n, programs, trace
 from course_lib.i18n import _, get_language, ngettext, number, set_language
 
 ROOT = Path(__file__).resolve().parent.parent
-PO = ROOT / "course_lib" / "locale" / "fr" / "LC_MESSAGES" / "course_lib.po"
+PO = ROOT / "course_lib" / "i18n" / "locale" / "fr" / "LC_MESSAGES" / "course_lib.po"
 MO = PO.with_suffix(".mo")
 NBSP, THIN = "\u00a0", "\u202f"
 

@@ -79,7 +79,7 @@ def _load_msgfmt():
 
 def test_every_message_of_the_core_has_a_french_text() -> None:
     msgfmt = _load_msgfmt()
-    po = PACKAGE / "locale" / "fr" / "LC_MESSAGES" / "course_lib.po"
+    po = PACKAGE / "i18n" / "locale" / "fr" / "LC_MESSAGES" / "course_lib.po"
     done = {(e.msgid, e.msgid_plural) for e in msgfmt.parse_po(po.read_text(encoding="utf-8")) if e.translated}
     ours = {(msgid, plural): where for (msgid, plural), where in msgfmt.extract(PACKAGE).items()
             if any(w.startswith(tuple(f"course_lib/{m}:" for m in CORE)) for w in where)}

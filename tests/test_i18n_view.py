@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 import course_lib as cl
-from course_lib import envcheck, render
+from course_lib import render
 from course_lib.adapters import counters, loader, quiet
 from course_lib.graph import Graph
 from course_lib.i18n import message_of, set_language
+from course_lib.lessons import envcheck
 from course_lib.render import plan, theme
 
 NBSP = "\u00a0"
@@ -47,7 +48,7 @@ def small() -> Graph:
 # ---------------------------------------------------------------------------------------------------- envcheck
 def test_the_environment_check_speaks_french_in_a_new_interpreter() -> None:
     """COURSE_LANG=fr, as a French start page's kernel could have it: every line of the table is French."""
-    code = "from course_lib import envcheck\nr = envcheck.report(import_frameworks=False)\nprint(repr(r))\nprint(r._repr_html_())"
+    code = "from course_lib.lessons import envcheck\nr = envcheck.report(import_frameworks=False)\nprint(repr(r))\nprint(r._repr_html_())"
     env = dict(os.environ, COURSE_LANG="fr")
     text = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     for french in ("vérifications ont réussi", "composant", "requis", "trouvé", "état", "que faire", "facultatif",

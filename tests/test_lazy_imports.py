@@ -25,7 +25,7 @@ def modules_loaded_by(statement: str) -> list[str]:
     "statement",
     [
         "import course_lib",
-        "import course_lib.envcheck",  # the start page's first cell
+        "import course_lib.lessons.envcheck",  # the start page's first cell
         "import course_lib as cl; from course_lib import static, dynamic",  # the engines are pure numpy
         "import course_lib.adapters",
         # the loader, the quiet helper and every adapter import their framework only when called

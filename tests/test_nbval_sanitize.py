@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from nbval.plugin import get_sanitize_patterns
 
-from course_lib import envcheck, render
+from course_lib import render
 from course_lib.graph import Graph
+from course_lib.lessons import envcheck
 
 CFG = Path(__file__).resolve().parent / "nbval_sanitize.cfg"
 PATTERNS = get_sanitize_patterns(CFG.read_text())

@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "course_lib"
-LOCALE = PACKAGE / "locale"
+LOCALE = PACKAGE / "i18n" / "locale"
 CATALOGUE = LOCALE / "fr" / "LC_MESSAGES" / "course_lib.po"
 #: the functions that mark a message for translation (course_lib.i18n): name -> the string arguments that are ids
 MARKERS = {"_": 1, "gettext": 1, "N_": 1, "Lazy": 1, "say": 1, "Said": 1, "ngettext": 2, "Plural": 2}

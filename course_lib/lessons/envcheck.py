@@ -19,7 +19,7 @@ when :func:`check` runs (each a :class:`~course_lib.i18n.Said`, so a test can as
 component names and statuses stay English keys (``rows["PyTorch"]``, ``row.status == "PROBLEM"``) and are
 translated when the table is shown. The child processes get the language too (``COURSE_LANG``).
 
->>> from course_lib import envcheck
+>>> from course_lib.lessons import envcheck
 >>> rows = envcheck.check(import_frameworks=False)
 >>> rows[0].component
 'Python'
@@ -38,8 +38,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .i18n import N_, get_language, ngettext, number, say
-from .i18n import gettext as _
+from ..i18n import N_, get_language, ngettext, number, say
+from ..i18n import gettext as _
 
 #: Pins of the course (requirements.txt and environment.yml carry the same ones; a test keeps them together).
 PYTHON = (3, 11)
