@@ -245,8 +245,9 @@ def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None,
     for g, text in zip(groups, said):
         T = max(lens[i] for i in g)
         for i in g:
+            label = _("sentence {k}").format(k=i + 1)  # outside the f-string, where Babel's extractor finds it
             parts.append(f'<text x="{label_w - 6}" y="{y + cell * 0.72:.1f}" text-anchor="end" font-size="12">'
-                         f"{html.escape(_('sentence {k}').format(k=i + 1))}</text>")
+                         f"{html.escape(label)}</text>")
             for t in range(T):
                 x = label_w + t * cell
                 if t < lens[i]:

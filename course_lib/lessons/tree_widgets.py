@@ -249,8 +249,8 @@ class BatchingExplorer(CourseWidget):
                        f"<td style='padding:2px 10px'>{esc(d)}</td></tr>" for a, b, d in rows)
         self.table.value = (
             f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><th></th>'
-            f"<th style='padding:2px 10px'>{_('one node at a time')}</th><th style='padding:2px 10px'>"
-            f"{_('batched by depth (Fold)')}</th></tr>{body}</table>"
+            "<th style='padding:2px 10px'>" + _("one node at a time") + "</th><th style='padding:2px 10px'>"
+            + _("batched by depth (Fold)") + f"</th></tr>{body}</table>"
             + _("Each grey box below is one tree; a phrase's row is its level, and one row of phrases across all the "
                 "trees runs as one batched cell.") + "</div>")
         nodes = sum(t.binarized().size for t in self.batch)

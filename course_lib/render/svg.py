@@ -116,7 +116,7 @@ def svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max
 
 def fallback_html(dot: str, message: str) -> str:
     """What is shown without a layout engine: why, how to install one, and the DOT text."""
-    return (f'<div class="course-graph-fallback"><p><b>{e(_("No picture: "))}</b>{e(str(message))}</p>'
+    return ('<div class="course-graph-fallback"><p><b>' + e(_("No picture: ")) + f"</b>{e(str(message))}</p>"
             f"<pre style=\"max-height:20em;overflow:auto\">{e(dot)}</pre></div>")
 
 

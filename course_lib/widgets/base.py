@@ -124,7 +124,7 @@ def message_html(text: str, kind: str = "error", theme: render.Theme | None = No
     body = esc(text) if monospace else code_html(text)
     return (f'<div role="status" style="font-size:{size}px;color:{colour};background:{bg};'
             f'border-left:5px solid {colour};padding:6px 10px;margin:4px 0;white-space:pre-wrap{font}">'
-            f"<b>{esc(_('{word}:').format(word=_(word)))}</b> {body}</div>")
+            "<b>" + esc(_("{word}:").format(word=_(word))) + f"</b> {body}</div>")
 
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")

@@ -93,6 +93,7 @@ _UNDEFINED = {
     "pow": N_("a negative number to a fractional power has no real value (nan), and 0 to a negative power divides "
               "by 0"),
 }
+_OVERFLOW = N_("the result is too large for a float (above about 1.8e308): inf, or nan from inf")
 
 
 def first_undefined(trace: tr.Trace) -> str:
@@ -119,8 +120,7 @@ def first_undefined(trace: tr.Trace) -> str:
         infix = op is not None and op.source is not None  # "(-2) ** 0.5", but "log(-1)"
         shown = [f"({v})" if infix and v.startswith("-") else v for v in map(short_value, args)]
         call = op.code(shown, n.attrs) if op is not None else f"{n.op}({', '.join(shown)})"
-        why = _(_UNDEFINED.get(n.op, N_("the result is too large for a float (above about 1.8e308): inf, or nan "
-                                        "from inf")))
+        why = _(_UNDEFINED.get(n.op, _OVERFLOW))
         return _("{call} = {value}: {why}.").format(call=call, value=short_value(value), why=why)
     return ""
 
