@@ -19,15 +19,14 @@ import argparse
 import os
 import platform
 import shutil
-import statistics
 import sys
-import time
 from dataclasses import dataclass
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # this checkout's course_lib, wherever it is
 
 from course_lib import render
 from course_lib.graph import Graph
+from course_lib.measure import measure as timed
 
 
 def model_graph(n: int) -> Graph:
@@ -65,12 +64,9 @@ class _NS:
 
 
 def median_time(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    """The median of ``repeats`` single calls, no warm-up (a first render is part of what is timed), summarized as
+    every timing of the course is (course_lib.measure)."""
+    return timed(fn, repeat=repeats, number=1, warmup=0).median
 
 
 def measure(n: int, reps: int, has_dot: bool) -> dict[str, float]:

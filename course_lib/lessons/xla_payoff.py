@@ -41,7 +41,6 @@ from __future__ import annotations
 import gc
 import math
 import re
-import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,7 +52,7 @@ from ..adapters.loader import load_tensorflow, load_torch
 from ..adapters.quiet import captured
 from ..i18n import N_, Plural, Said, ngettext, number, say
 from ..i18n import gettext as _
-from ..measure import Measurement, fmt_seconds, measure, stamp
+from ..measure import Measurement, first_calls, fmt_seconds, measure, stamp, summarize
 from .compiling.tables import compare, measured_with
 
 __all__ = ["EAGER", "OPS", "SHAPE", "TF_FUNCTION", "XLA", "Way", "XlaPayoff", "break_even_calls", "captured_note",
@@ -321,20 +320,6 @@ def captured_note(graphs: int) -> str:
                     graphs).format(n=graphs)
 
 
-def _first_calls(make: Callable[[], Callable[[], Any]], repeat: int) -> tuple[Measurement, list[Any]]:
-    """Time the first call of ``repeat`` fresh functions (``make()`` builds one): median, quartiles, and the
-    functions (to count their traces afterwards)."""
-    fns, times = [], []
-    for _k in range(max(1, repeat)):
-        fn = make()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        fns.append(fn)
-    q = statistics.quantiles(times, n=4, method="inclusive") if len(times) >= 2 else [times[0]] * 3
-    return Measurement(statistics.median(times), q[0], q[2], len(times), 1), fns
-
-
 def _tensorflow_ways(fn: Callable[[Any], Any], x: np.ndarray, repeat: int, budget: float
                      ) -> tuple[dict[str, Way], dict[str, np.ndarray], Any]:
     tf = load_tensorflow()
@@ -353,7 +338,7 @@ def _tensorflow_ways(fn: Callable[[Any], Any], x: np.ndarray, repeat: int, budge
             return call
 
         with captured("tensorflow"):
-            first, fns = _first_calls(make, repeat)
+            first, fns = first_calls(make, repeat)
             steady = measure(fns[-1], repeat=repeat + 2, budget=budget)
         outputs[name] = fns[-1]().numpy()
         ways[name] = Way(name, first, steady, None if options is None
@@ -367,7 +352,7 @@ def _inductor_ways(fn: Callable[[Any], Any], x: np.ndarray, budget: float
     from ..adapters.torch import capture_compiled
 
     xt = torch.from_numpy(x)
-    eager_first, _fns = _first_calls(lambda: lambda: fn(xt), 1)
+    eager_first, _fns = first_calls(lambda: lambda: fn(xt), 1)
     eager = measure(lambda: fn(xt), repeat=5, budget=budget)
     torch._dynamo.reset()
     t0 = time.perf_counter()
@@ -375,7 +360,7 @@ def _inductor_ways(fn: Callable[[Any], Any], x: np.ndarray, budget: float
         cap = capture_compiled(fn, xt, backend="inductor")
     first = time.perf_counter() - t0
     steady = measure(lambda: cap.compiled(xt), repeat=5, budget=budget)
-    once = Measurement(first, first, first, 1, 1)
+    once = summarize([first])  # inductor compiles for tens of seconds: once
     ways = {TORCH_EAGER: Way(TORCH_EAGER, eager_first, eager),
             INDUCTOR: Way(INDUCTOR, once, steady, len([g for g in cap.graphs if len(g.graph.nodes)]))}
     return ways, {TORCH_EAGER: fn(xt).numpy(), INDUCTOR: cap.compiled(xt).detach().numpy()}

@@ -12,8 +12,6 @@ With ``C`` the one-off compile, ``s`` one compiled run and ``e`` one eager run::
 from __future__ import annotations
 
 import math
-import statistics
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,13 +22,13 @@ from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
 from ...i18n import N_, Plural, Said, number, say
 from ...i18n import gettext as _
-from ...measure import Measurement, fmt_seconds, measure
+from ...measure import Measurement, first_calls, fmt_seconds, measure
 from .chains import C, StaticChain, W, X, chain, dynamic_chain
 from .progress import Progress, ticker
 from .tables import Table, runs_count, runs_text, stamp_line
 from .tf_function import TFFunctionCosts
 
-__all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "first_calls", "plot_break_even"]
+__all__ = ["PAIRS", "BreakEven", "break_even", "break_even_experiment", "plot_break_even"]
 
 #: How each way of running is named where it is shown (the keys of ``BreakEven.pairs`` stay as they are).
 NAMES = {"TF eager": N_("TF eager"), "our static engine": N_("our static engine"),
@@ -65,20 +63,6 @@ def break_even(compile_s: float, compiled_run_s: float, eager_run_s: float) -> i
     if eager_run_s <= compiled_run_s:
         return None
     return max(1, math.ceil(compile_s / (eager_run_s - compiled_run_s) - 1e-12))
-
-
-def first_calls(make: Any, repeat: int) -> tuple[Measurement, list[Any]]:
-    """The first call of ``repeat`` fresh functions (``make()`` builds one), timed one by one: median and quartiles,
-    like every other timing of the course, and the functions (to count their traces or compiles afterwards)."""
-    fns, times = [], []
-    for _k in range(max(1, repeat)):
-        fn = make()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        fns.append(fn)
-    q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
-    return Measurement(statistics.median(times), q[0], q[2], len(times), 1), fns
 
 
 @dataclass

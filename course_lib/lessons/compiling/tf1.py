@@ -43,7 +43,7 @@ from ... import i18n
 from ...adapters.loader import load_tensorflow
 from ...i18n import N_, Plural, Said, say
 from ...i18n import gettext as _
-from ...measure import Measurement, fmt_seconds, measure
+from ...measure import Measurement, fmt_seconds, measure, summarize
 from .chains import C, W, X, chain_from
 from .progress import Progress, ticker
 from .tables import Table
@@ -262,7 +262,6 @@ def _interleaved(setups: list[_Setup], call: Callable[[_Setup], Callable[[], Any
                  warmup: int) -> list[tuple[Measurement, tuple[int, int]]]:
     """Time ``call(setup)`` at every size, the rounds taken in turn (size 1, size 2, ..., then size 1 again), so a
     busy spell of the machine falls on every size alike; per size, the measurement and ``(executors built, runs)``."""
-    import statistics
     import time
 
     calls = [call(u) for u in setups]
@@ -280,8 +279,7 @@ def _interleaved(setups: list[_Setup], call: Callable[[_Setup], Callable[[], Any
                 rounds[k].append((time.perf_counter() - t0) / number)
     out = []
     for k, u in enumerate(setups):
-        q = statistics.quantiles(rounds[k], n=4) if repeat >= 2 else [rounds[k][0]] * 3
-        out.append((Measurement(statistics.median(rounds[k]), q[0], q[2], repeat, number),
+        out.append((summarize(rounds[k], number),
                     (len(u.requests.seen) - before[k][0], u.requests.runs - before[k][1])))
     return out
 

@@ -1,15 +1,12 @@
 """``tf.function`` on a small function: first call (trace + run), steady call, retrace, and the same ops eagerly.
 
 The counts (``experimental_get_tracing_count`` after each phase) are the same on every machine; the times are not.
-
->>> from_samples([3.0, 1.0, 2.0]).median
-2.0
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,12 +15,12 @@ from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
 from ...i18n import N_, ngettext
 from ...i18n import gettext as _
-from ...measure import Measurement, measure
+from ...measure import Measurement, first_calls, measure, once_each
 from .chains import X
 from .progress import Progress, ticker
 from .tables import TIMED, Table, compare, timed
 
-__all__ = ["TFFunctionCosts", "after_new_shapes", "from_samples", "tf_function_costs"]
+__all__ = ["TFFunctionCosts", "after_new_shapes", "tf_function_costs"]
 
 #: The rows of :meth:`TFFunctionCosts.table`, in order.
 ROWS = (N_("first call: trace the Python function into a graph, then run it"),
@@ -62,39 +59,28 @@ def tf_function_costs(repeat: int = 5, progress: Progress | None = None) -> TFFu
         return tf.sin(x) * tf.constant(2.0, tf.float64)
 
     x = tf.constant(X, dtype=tf.float64)
-    firsts = []
     with captured("tensorflow"):  # retracing notes: the lesson elsewhere, noise here
-        for _first in range(repeat):  # a first call can only happen once per function: time `repeat` fresh ones
-            f = tf.function(small)
-            t0 = time.perf_counter()
-            f(x)
-            firsts.append(time.perf_counter() - t0)
+        # a first call can only happen once per function: time `repeat` fresh ones
+        first, calls = first_calls(lambda: partial(tf.function(small), x), repeat)
+        f = calls[-1].func
         tick(_("steady calls"))
         # traces after each phase, said in the language of the moment (the notebook prints them)
         traces = {_("after the first call"): f.experimental_get_tracing_count()}
         steady = measure(lambda: f(x), repeat=repeat, budget=0.1)
         traces[_("after many calls with the same signature")] = f.experimental_get_tracing_count()
         tick(_("retraces"))
-        retraces = []
-        for k in range(2, 2 + repeat):  # a vector of a length never seen before: a new graph each time
-            v = tf.constant(np.full(k, X), dtype=tf.float64)
-            t0 = time.perf_counter()
-            f(v)
-            retraces.append(time.perf_counter() - t0)
+        # a vector of a length never seen before: a new graph each time
+        news = [tf.constant(np.full(k, X), dtype=tf.float64) for k in range(2, 2 + repeat)]
+        retrace = once_each(partial(f, v) for v in news)
         traces[after_new_shapes(repeat)] = f.experimental_get_tracing_count()
     tick(_("eager"))
     eager = measure(lambda: small(x), repeat=repeat, budget=0.1)
     graph_ops = len(f.get_concrete_function(x).graph.get_operations())
     tick()
-    return TFFunctionCosts(from_samples(firsts), steady, from_samples(retraces), eager, traces, graph_ops)
+    return TFFunctionCosts(first, steady, retrace, eager, traces, graph_ops)
 
 
 def after_new_shapes(n: int) -> str:
     """The trace count's label after ``n`` calls, each with a shape never seen: "after 3 calls with new shapes"."""
     return ngettext("after {n} call with a new shape", "after {n} calls with new shapes", n).format(n=n)
 
-
-def from_samples(samples: list[float]) -> Measurement:
-    """A Measurement of single-call samples (first calls cannot be repeated in a loop)."""
-    q = np.percentile(samples, [25, 50, 75])
-    return Measurement(float(q[1]), float(q[0]), float(q[2]), len(samples), 1)

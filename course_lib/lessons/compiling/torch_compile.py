@@ -13,11 +13,10 @@ from typing import Any
 from ...adapters.loader import load_torch
 from ...i18n import N_
 from ...i18n import gettext as _
-from ...measure import Measurement, measure
+from ...measure import Measurement, measure, summarize
 from .chains import X
 from .progress import Progress, ticker
 from .tables import TIMED, Table, timed
-from .tf_function import from_samples
 
 __all__ = ["TorchCompileCosts", "kept_graphs", "torch_compile_costs"]
 
@@ -96,7 +95,7 @@ def torch_compile_costs(inductor: bool = False, repeat: int = 5, progress: Progr
     graphs[_("after shapes (4,) and (5,)")] = len(kept_graphs(cap))
     eager = measure(lambda: small(x), repeat=repeat, budget=0.05)
     tick()
-    return TorchCompileCosts(cap.used, cap.fallback_reason, from_samples(firsts), steady, from_samples(recompiles),
+    return TorchCompileCosts(cap.used, cap.fallback_reason, summarize(firsts), steady, summarize(recompiles),
                              eager, graphs, len(kept_graphs(cap)[0].graph.nodes), cap)
 
 
