@@ -1,9 +1,10 @@
-"""The course's languages (course_lib/i18n.py, docs/ARCHITECTURE.md "Languages").
+"""The course's languages (course_lib/i18n/, docs/ARCHITECTURE.md "Languages").
 
-* every message marked in course_lib (``_``, ``N_``, ``Lazy``, ``ngettext``, ``Plural``, found with ``ast``) has a
-  French text in the catalogue: the missing-translation test, shown to fail on a package with one untranslated
-  message;
-* the committed .mo is the compiled .po; each French text uses exactly its message's ``{placeholders}``;
+* every message marked in course_lib (``_``, ``gettext``, ``N_``, ``Lazy``, ``Plural``, extracted by Babel with the
+  keywords of pyproject.toml) has a French text in the catalogue: the missing-translation test, shown to fail on a
+  package with one untranslated message; a marked message Babel cannot see (an f-string) is named too;
+* the .mo (built by ``./course setup``, never committed) is the compiled .po; each French text uses exactly its
+  message's ``{placeholders}``;
 * after ``set_language("fr")`` the core widgets speak French, and English comes back with ``set_language("en")``;
 * numbers in running text; ``COURSE_LANG``; an unknown language is a clear error.
 """
@@ -21,9 +22,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from babel.messages.mofile import write_mo
 
 from course_lib import i18n, programs, trace
-from course_lib.i18n import _, get_language, ngettext, number, set_language
+from course_lib.i18n import Plural, _, get_language, number, say, set_language
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "course_lib" / "i18n" / "locale" / "fr" / "LC_MESSAGES" / "course_lib.po"
@@ -31,66 +33,80 @@ MO = PO.with_suffix(".mo")
 NBSP, THIN = "\u00a0", "\u202f"
 
 
-def _load_msgfmt():
-    spec = importlib.util.spec_from_file_location("msgfmt", ROOT / "tools" / "msgfmt.py")
+def _load_tool():
+    spec = importlib.util.spec_from_file_location("catalogue_tool", ROOT / "tools" / "catalogue.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules["msgfmt"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
 
-msgfmt = _load_msgfmt()
+tool = _load_tool()
 
 
-def catalogue() -> list:
-    return msgfmt.parse_po(PO.read_text(encoding="utf-8"), str(PO))
+def catalogue():
+    """The French catalogue as Babel reads it (obsolete ``#~`` entries are apart, in ``.obsolete``)."""
+    return tool.read(PO)
 
 
-def untranslated(root: Path, entries: list) -> list[str]:
-    """The messages marked in the package at ``root`` that have no French text in ``entries``."""
-    done = {(e.msgid, e.msgid_plural) for e in entries if e.translated}
-    return [f"{where[0]}: {msgid!r}" for (msgid, plural), where in msgfmt.extract(root).items()
-            if (msgid, plural) not in done]
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    pkg = tmp_path / "course_lib"
+    pkg.mkdir()
+    for name, text in files.items():
+        (pkg / name).write_text(text, encoding="utf-8")
+    return pkg
 
 
 # ---------------------------------------------------------------------- (a) the missing-translation test
 def test_every_message_of_course_lib_has_a_french_translation() -> None:
-    found = msgfmt.extract(ROOT / "course_lib")
-    assert len(found) > 100  # the widgets, the legend and the trace events are marked
-    assert untranslated(ROOT / "course_lib", catalogue()) == []
+    template = tool.extract()
+    assert sum(1 for m in template if m.id) > 100  # the widgets, the legend and the trace events are marked
+    assert sum(1 for m in template if isinstance(m.id, tuple)) > 30  # and the messages with a count (Plural)
+    assert tool.missing(PO, template) == []
+
+
+def test_babel_sees_every_marked_message() -> None:
+    assert tool.unseen() == []
 
 
 def test_every_entry_of_the_catalogue_is_a_message_of_course_lib() -> None:
     """No stale French: an entry whose English message is no longer in the code is taken out of the .po."""
-    used = msgfmt.extract(ROOT / "course_lib")
-    stale = [e.msgid for e in catalogue() if e.msgid and (e.msgid, e.msgid_plural) not in used]
-    assert stale == []
+    used = {m.id for m in tool.extract() if m.id}
+    assert [m.id for m in catalogue() if m.id and m.id not in used] == []
 
 
 def test_the_missing_translation_check_fails_on_a_new_message(tmp_path: Path) -> None:
     """A copy of the widgets' base with one more message: the check names it (so the test above can fail)."""
-    pkg = tmp_path / "course_lib"
-    pkg.mkdir()
     base = (ROOT / "course_lib" / "widgets" / "base.py").read_text(encoding="utf-8")
-    (pkg / "base.py").write_text(base, encoding="utf-8")
-    assert untranslated(pkg, catalogue()) == []
-    (pkg / "base.py").write_text(base + '\nWORDS = _("a sentence nobody translated")\n', encoding="utf-8")
-    assert untranslated(pkg, catalogue()) == ["course_lib/base.py:" + str(base.count("\n") + 2)
-                                              + ": 'a sentence nobody translated'"]
+    pkg = _package(tmp_path, {"base.py": base})
+    assert tool.missing(PO, tool.extract(pkg)) == []
+    (pkg / "base.py").write_text(base + '\nWORDS = _("a sentence nobody translated")\n'
+                                 'COUNT = Plural("{n} thing nobody translated", "{n} things nobody translated")\n',
+                                 encoding="utf-8")
+    line = base.count("\n") + 2
+    assert tool.missing(PO, tool.extract(pkg)) == [
+        f'#: course_lib/base.py:{line}\nmsgid "a sentence nobody translated"\nmsgstr ""\n',
+        (f'#: course_lib/base.py:{line + 1}\nmsgid "{{n}} thing nobody translated"\n'
+        'msgid_plural "{n} things nobody translated"\nmsgstr[0] ""\nmsgstr[1] ""\n')]
 
 
-def test_an_f_string_inside_the_marker_is_refused(tmp_path: Path) -> None:
-    pkg = tmp_path / "course_lib"
-    pkg.mkdir()
-    (pkg / "m.py").write_text('k = 1\nWORDS = _(f"step {k}")\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="m.py:2.*plain string"):
-        msgfmt.extract(pkg)
+def test_a_message_babel_cannot_see_is_named(tmp_path: Path) -> None:
+    pkg = _package(tmp_path, {"m.py": 'k = 1\nWORDS = _(f"step {k}")\nHIDDEN = f"<b>{_(\'hidden\')}</b>"\n'
+                                      'NESTED = _(TABLE.get(k, N_("nested")))\n'})
+    found = tool.unseen(pkg)
+    assert len(found) == 3, found
+    assert any(f.startswith("course_lib/m.py:2: _() needs a plain string") for f in found)
+    assert any(f.startswith("course_lib/m.py:3: 'hidden' is marked but Babel") for f in found)
+    assert any(f.startswith("course_lib/m.py:4: 'nested' is marked but Babel") for f in found)
 
 
-def test_a_fuzzy_or_empty_french_text_counts_as_missing() -> None:
-    po = ('msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
-          '#, fuzzy\nmsgid "Next ▶"\nmsgstr "Suivant ▶"\n\nmsgid "Play"\nmsgstr ""\n')
-    assert [e.translated for e in msgfmt.parse_po(po)] == [True, False, False]
+def test_a_fuzzy_or_empty_french_text_counts_as_missing(tmp_path: Path) -> None:
+    po = tmp_path / "fr.po"
+    po.write_text('msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+                  '#, fuzzy\nmsgid "Next ▶"\nmsgstr "Suivant ▶"\n\nmsgid "Play"\nmsgstr ""\n\n'
+                  'msgid "Pause"\nmsgstr "Pause"\n', encoding="utf-8")
+    pkg = _package(tmp_path, {"m.py": 'A, B, C = _("Next ▶"), _("Play"), _("Pause")\n'})
+    assert [entry.split("\n")[1] for entry in tool.missing(po, tool.extract(pkg))] == [
+        'msgid "Next ▶"', 'msgid "Play"']
 
 
 # ---------------------------------------------------------------------- (b) the .mo is the compiled .po
@@ -98,22 +114,37 @@ def _parsed(mo: bytes) -> dict:
     return dict(gettext.GNUTranslations(io.BytesIO(mo))._catalog)
 
 
-def test_the_committed_mo_is_the_compiled_po() -> None:
-    compiled = msgfmt.compile_mo(catalogue())
-    assert _parsed(MO.read_bytes()) == _parsed(compiled)
-    assert MO.read_bytes() == compiled  # the compiler is deterministic: rebuilding changes no byte
+def test_the_mo_is_the_compiled_po() -> None:
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogue(), use_fuzzy=False)
+    assert MO.exists(), "no compiled catalogue: run ./course setup (or .venv/bin/python tools/catalogue.py compile)"
+    assert _parsed(MO.read_bytes()) == _parsed(buffer.getvalue()), (
+        "the .mo is older than the .po: run .venv/bin/python tools/catalogue.py compile")
 
 
-def test_the_compiler_writes_plurals_contexts_and_the_plural_rule() -> None:
-    po = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
-          'msgctxt "slider"\nmsgid "Step"\nmsgstr "Étape"\n\n'
-          'msgid "Step"\nmsgstr "Pas"\n\n'
-          'msgid "{n} node"\nmsgid_plural "{n} nodes"\nmsgstr[0] "{n} nœud"\nmsgstr[1] "{n} nœuds"\n\n'
-          'msgid ""\n"two "\n"lines\\n"\nmsgstr "deux "\n"lignes\\n"\n')
-    t = gettext.GNUTranslations(io.BytesIO(msgfmt.compile_mo(msgfmt.parse_po(po))))
-    assert t.pgettext("slider", "Step") == "Étape" and t.gettext("Step") == "Pas"
+def test_the_mo_is_built_not_committed() -> None:
+    """The .mo is made by ./course setup from the committed .po; git ignores it (no binary to keep in step)."""
+    tracked = subprocess.run(["git", "ls-files", "course_lib/i18n/locale"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert tracked and all(path.endswith(".po") for path in tracked), tracked
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(MO.relative_to(ROOT))], cwd=ROOT, check=False)
+    assert ignored.returncode == 0
+
+
+def test_compile_writes_the_french_plural_rule_and_skips_an_up_to_date_mo(tmp_path: Path) -> None:
+    po = tmp_path / "course_lib.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+                  '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+                  'msgid "Step"\nmsgstr "Pas"\n\n'
+                  'msgid "{n} node"\nmsgid_plural "{n} nodes"\nmsgstr[0] "{n} nœud"\nmsgstr[1] "{n} nœuds"\n',
+                  encoding="utf-8")
+    mo, count = tool.compile_catalogue(po)
+    t = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    assert count == 2 and t.gettext("Step") == "Pas"
     assert [t.ngettext("{n} node", "{n} nodes", n) for n in (0, 1, 2)] == ["{n} nœud", "{n} nœud", "{n} nœuds"]
-    assert t.gettext("two lines\n") == "deux lignes\n"
+    assert tool.compile_catalogue(po) is None  # up to date: nothing to do (./course setup runs it every time)
+    os.utime(po, (mo.stat().st_mtime + 5, mo.stat().st_mtime + 5))
+    assert tool.compile_catalogue(po) is not None
 
 
 # ---------------------------------------------------------------------- (c) placeholders
@@ -123,14 +154,19 @@ def _fields(text: str) -> set[str]:
 
 def test_each_french_text_uses_exactly_its_placeholders() -> None:
     wrong = []
-    for e in catalogue():
-        if not e.msgid:
+    for m in catalogue():
+        if not m.id:
             continue
-        ids = [e.msgid] if e.msgid_plural is None else [e.msgid, e.msgid_plural]
-        for k, text in enumerate(e.msgstr):
+        ids = list(m.id) if isinstance(m.id, tuple) else [m.id]
+        for k, text in enumerate(_strings(m)):
             if _fields(text) != _fields(ids[min(k, len(ids) - 1)]):
-                wrong.append((e.msgid, text))
+                wrong.append((m.id, text))
     assert wrong == []
+
+
+def _strings(message) -> list[str]:
+    """A message's French text, or its texts (one per plural form)."""
+    return list(message.string) if isinstance(message.string, (list, tuple)) else [message.string]
 
 
 def test_the_placeholder_check_sees_a_renamed_placeholder() -> None:
@@ -143,7 +179,7 @@ def test_french_typography_in_the_catalogue() -> None:
     no English quotation marks."""
     assert _typography_fault("Indice: x") and _typography_fault("la case ; vide") and _typography_fault('"x"')
     assert not _typography_fault("Indice\u00a0: x") and not _typography_fault("comme def f(ops, x): return")
-    assert [text for e in catalogue() if e.msgid for text in e.msgstr if _typography_fault(text)] == []
+    assert [text for m in catalogue() if m.id for text in _strings(m) if _typography_fault(text)] == []
 
 
 def _typography_fault(text: str) -> bool:
@@ -315,9 +351,10 @@ def test_set_language_overrides_course_lang() -> None:
     assert _in_new_python(code, "fr").stdout.strip() == "Next ▶"
 
 
-def test_english_needs_no_catalogue_and_ngettext_counts() -> None:
+def test_english_needs_no_catalogue_and_plurals_count() -> None:
     assert _("a message no catalogue has") == "a message no catalogue has"
-    assert ngettext("{n} node", "{n} nodes", 1) == "{n} node" and ngettext("{n} node", "{n} nodes", 0) == "{n} nodes"
+    nodes = Plural("{n} node", "{n} nodes")
+    assert [say(nodes, n=n) for n in (0, 1, 2)] == ["0 nodes", "1 node", "2 nodes"]
     set_language("fr")
-    assert [ngettext("{n} node", "{n} nodes", n).format(n=n) for n in (0, 1, 2)] == ["0 nœud", "1 nœud", "2 nœuds"]
+    assert [say(nodes, n=n) for n in (0, 1, 2)] == ["0 nœud", "1 nœud", "2 nœuds"]
     assert i18n.catalogue("fr") is i18n.catalogue("fr")  # loaded once

@@ -15,7 +15,6 @@ import ast
 import html
 import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -69,22 +68,22 @@ def test_every_error_of_the_core_is_said_with_a_course_message(module: str) -> N
     assert english_raises((PACKAGE / module).read_text(encoding="utf-8")) == []
 
 
-def _load_msgfmt():
-    spec = importlib.util.spec_from_file_location("msgfmt", ROOT / "tools" / "msgfmt.py")
+def _load_tool():
+    spec = importlib.util.spec_from_file_location("catalogue_tool", ROOT / "tools" / "catalogue.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules["msgfmt"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
 
 def test_every_message_of_the_core_has_a_french_text() -> None:
-    msgfmt = _load_msgfmt()
-    po = PACKAGE / "i18n" / "locale" / "fr" / "LC_MESSAGES" / "course_lib.po"
-    done = {(e.msgid, e.msgid_plural) for e in msgfmt.parse_po(po.read_text(encoding="utf-8")) if e.translated}
-    ours = {(msgid, plural): where for (msgid, plural), where in msgfmt.extract(PACKAGE).items()
-            if any(w.startswith(tuple(f"course_lib/{m}:" for m in CORE)) for w in where)}
-    assert len(ours) > 100
-    assert [f"{where[0]}: {msgid!r}" for (msgid, plural), where in ours.items() if (msgid, plural) not in done] == []
+    tool = _load_tool()
+    template = tool.extract()
+    core = tuple(f"course_lib/{m}" for m in CORE)
+    for message in list(template):  # keep the core's messages only
+        if message.id and not any(f in core for f, _line in message.locations):
+            template.delete(message.id, message.context)
+    assert sum(1 for m in template if m.id) > 100
+    assert tool.missing(tool.catalogues()[0], template) == []
 
 
 # ---------------------------------------------------------------------- English, word for word as the notebooks show it
