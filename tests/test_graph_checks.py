@@ -127,7 +127,7 @@ def test_torch_checkers():
     ok, msg = check(lambda x: x * 2.0)
     assert not ok and said(msg, gc.AUTOGRAD_NODES, got=2, n=6)
     assert check(lambda x: x.detach())[0] is False  # no graph: an error message, not a crash
-    assert said(check(3)[1], gc.PASS_THE_FUNCTION)
+    assert said(check(3)[1], gc.PASS_YOUR_FUNCTION)
 
 
 def test_torch_export_checker():

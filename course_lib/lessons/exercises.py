@@ -49,10 +49,42 @@ from .. import i18n
 from ..i18n import N_, Said, say
 from ..i18n import gettext as _
 
-__all__ = ["ANSWER_WITH_A_NUMBER", "ANSWER_WITH_A_NUMBER_OF", "CHOSE", "COULD_NOT_CHECK", "HINT", "NOT_ANSWERED",
-           "NOT_IT", "NUMBER_OF", "ONE_LETTER", "REPLACE_THE_DOTS", "TRY_AGAIN", "WELL_DONE", "Checker", "Choice", "Exercise", "Later",
-           "Result", "and_list", "choice", "clauses", "count_is", "forget_attempts", "names", "number", "pairs", "same", "shown",
-           "then", "untouched", "whole_number"]
+__all__ = [
+    "ANSWER_WITH_A_NUMBER",
+    "ANSWER_WITH_A_NUMBER_OF",
+    "A_LIST_OF_SPECS",
+    "CHOSE",
+    "COULD_NOT_CHECK",
+    "HINT",
+    "NOT_ANSWERED",
+    "NOT_IT",
+    "NOT_QUITE",
+    "NUMBER_OF",
+    "ONE_LETTER",
+    "PASS_YOUR_FUNCTION",
+    "REPLACE_THE_DOTS",
+    "TF_REFUSED_IT",
+    "TRY_AGAIN",
+    "WELL_DONE",
+    "Checker",
+    "Choice",
+    "Exercise",
+    "Later",
+    "Result",
+    "and_list",
+    "choice",
+    "clauses",
+    "count_is",
+    "forget_attempts",
+    "names",
+    "number",
+    "pairs",
+    "same",
+    "shown",
+    "then",
+    "untouched",
+    "whole_number",
+]
 
 NOT_ANSWERED = ...
 
@@ -77,6 +109,11 @@ NUMBER_OF = {"nodes": N_("answer with a number of nodes"), "graphs": N_("answer 
              "operations": N_("answer with a number of operations")}
 ANSWER_WITH_A_NUMBER = N_("answer with a number")
 NOT_IT = N_("{answer} is not it")
+NOT_QUITE = N_("not quite")
+# Verdicts several exercise modules say: one message each, defined here.
+PASS_YOUR_FUNCTION = N_("pass your function itself, e.g. {example}, not what it returns")
+A_LIST_OF_SPECS = N_("input_signature is a list with one spec per argument: {example}")
+TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
 ONE_LETTER = N_("answer with one letter among {letters}")
 CHOSE = N_("{letter}: {reason}")
 # Lists in running text: "a, b" and "a and b" (French: "a ; b" between values with a decimal comma, "a et b").

@@ -24,7 +24,19 @@ from ..adapters.quiet import summarize
 from ..i18n import N_, Plural, say
 from ..i18n import gettext as _
 from . import tiny_static as ts
-from .exercises import Exercise, Later, choice, clauses, count_is, names, number, same, shown
+from .exercises import (
+    NOT_QUITE,
+    PASS_YOUR_FUNCTION,
+    Exercise,
+    Later,
+    choice,
+    clauses,
+    count_is,
+    names,
+    number,
+    same,
+    shown,
+)
 from .session_explorer import demo_graph
 
 __all__ = ["FED_FETCH_CHOICES", "FINALIZE_CHOICES", "REVEALS", "after_finalize", "compile_count", "compile_counts",
@@ -67,8 +79,6 @@ FETCHED = N_("sess.run(z) = {value} without x: TensorFlow ran only the ops betwe
 ANSWER_LETTERS = N_("answer with a set of letters among {letters}")
 FINALIZE_WHY = N_("running and reading the graph work; anything that adds ops (a new op, symbolic gradients) raises "
                   "RuntimeError: Graph is finalized and cannot be modified")
-NOT_QUITE = N_("not quite")
-PASS_YOUR_FUNCTION = N_("pass your function itself, e.g. {example}, not what it returns")
 YOUR_RUN_RAISED = N_("{what}: your run raised {error}")
 YOUR_RUN_GAVE = N_("{what}: your run gave {got}, expected {want} (tiny_static.run)")
 RUN_IS_RIGHT = N_("your run computes every graph like tiny_static.run, and refuses a missing feed ({error})")

@@ -17,7 +17,7 @@ from ..i18n import N_, say
 from ..i18n import gettext as _
 from . import tiny_dynamic as td
 from .autograd_memory import TANH, backward_twice
-from .exercises import Exercise, choice, pairs
+from .exercises import PASS_YOUR_FUNCTION, Exercise, choice, pairs
 
 __all__ = ["BACKWARD_CHOICES", "MUL_CASES", "REVEALS", "backward_choice", "backward_verdict", "finite_difference",
            "mul_case_problem", "tiny_mul_backward"]
@@ -35,7 +35,6 @@ RULE_RAISED = N_("{what}, at {at}: backward with your rule raised {error}")
 RULE_RETURNED = N_("{what}, at {at}: every grad stayed 0 and your rule returned something; it must add to a.grad "
                    "and b.grad, not return the gradients")
 RULE_GIVES = N_("{what}, at {at}: your rule gives {mine}; finite differences give {truth}")
-PASS_YOUR_FUNCTION = N_("pass your function itself, e.g. {example}, not what it returns")
 RULE_IS_RIGHT = N_("every gradient agrees with finite differences, x·x included: += lets both uses of x add their "
                    "share")
 

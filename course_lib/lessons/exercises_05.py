@@ -20,7 +20,7 @@ import numpy as np
 from .. import i18n
 from ..i18n import N_, Plural, say
 from .compiling import StaticChain, break_even
-from .exercises import NOT_IT, Exercise, choice, whole_number
+from .exercises import A_LIST_OF_SPECS, NOT_IT, TF_REFUSED_IT, Exercise, choice, whole_number
 
 __all__ = ["BREAK_EVEN", "EXTENSION_CHOICES", "REVEALS", "SHAPES", "batch_letter", "break_even_runs",
            "compile_scenario", "extension_choice", "input_signature", "static_compiles", "torch_graphs",
@@ -42,8 +42,6 @@ BREAK_EVEN_WHY = N_("{n} calls: {first} + {rest} × {later} ms ≤ {n} × {eager
 ONE_SHORT = N_("one short: at that count the compiled calls still take a little longer")
 WITH_N_CALLS = Plural("with {n} call, compiled takes {compiled} s, eager {eager} s",
                       "with {n} calls, compiled takes {compiled} s, eager {eager} s")
-A_LIST_OF_SPECS = N_("input_signature is a list with one spec per argument: {example}")
-TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
 OTHER_NUMBERS = N_("the function ran, but gave other numbers: keep the dtype float64")
 TRACED_TIMES = N_("it traced {n} times: the length must be left open")
 ONE_TRACE = N_("one trace for every length: the graph was built for shape [None]")

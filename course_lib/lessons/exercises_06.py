@@ -21,7 +21,7 @@ import numpy as np
 from .. import i18n
 from ..i18n import N_, Plural, say
 from . import sequences as sq
-from .exercises import NOT_IT, Exercise, choice, number
+from .exercises import A_LIST_OF_SPECS, NOT_IT, TF_REFUSED_IT, Exercise, choice, number
 
 __all__ = [
     "BUCKET_LENGTHS",
@@ -57,8 +57,6 @@ TOO_MANY_BOUNDARIES = N_("{n} boundaries make {buckets} buckets (graphs); use at
 BUCKETS_WHY = N_("{padded} padded steps in {buckets} buckets (padded to {longest}), down from {before} with one "
                  "bucket")
 OVER_TARGET = N_("{padded} padded steps with {limits}; the target is at most {target}")
-A_LIST_OF_RAGGED_SPECS = N_("input_signature is a list with one spec per argument: {example}")
-TF_REFUSED_IT = N_("TensorFlow refused it: {line}")
 NEEDS_RAGGED_SPEC = N_("a RaggedTensor needs a tf.RaggedTensorSpec, not a TensorSpec")
 RAGGED_DIMENSIONS = Plural("TensorFlow refused it: this spec has {n} ragged dimension, which is not the batch's "
                            "structure",
@@ -145,7 +143,7 @@ def ragged_signature() -> Exercise:
 
         tf = load_tensorflow()
         if not isinstance(answer, (list, tuple)):
-            return False, say(A_LIST_OF_RAGGED_SPECS, example="[tf.RaggedTensorSpec(...)]")
+            return False, say(A_LIST_OF_SPECS, example="[tf.RaggedTensorSpec(...)]")
         batches = [tf.ragged.constant(b, dtype=tf.float64, ragged_rank=2) for b in review_batches()]
         try:
             f = tf.function(lambda reviews: tf.reduce_sum(reviews, axis=[1, 2]), input_signature=list(answer))

@@ -18,7 +18,7 @@ import functools
 from typing import Any
 
 from ..i18n import N_, say
-from .exercises import Exercise, choice, count_is, names
+from .exercises import NOT_QUITE, Exercise, choice, count_is, names
 
 __all__ = [
     "CAPTURES",
@@ -61,7 +61,6 @@ UNKNOWN_NAMES = N_("unknown names {names}; choose from {known}")
 CAPTURES_WHY = N_("torch.compile splits the function at the branch and compiles each side when it is taken; "
                   "torch.export keeps both branches when they are written with torch.cond. fx refuses the branch, "
                   "jit.trace silently keeps one")
-NOT_QUITE = N_("not quite")
 
 
 @functools.cache

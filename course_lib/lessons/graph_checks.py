@@ -28,7 +28,7 @@ from .. import trace as tr
 from ..i18n import N_, Plural, say
 from ..i18n import gettext as _
 from .debugging import locals_at_return
-from .exercises import Checker, and_list, number, pairs
+from .exercises import PASS_YOUR_FUNCTION, Checker, and_list, number, pairs
 
 __all__ = [
     "Checker",
@@ -46,7 +46,6 @@ __all__ = [
 ]
 
 # The verdicts (course messages: a test reads which one was said, ``.msgid``, in any language).
-PASS_YOUR_FUNCTION = N_("pass your function itself (its name, without parentheses), e.g. {example}")
 NOT_READABLE = N_("this is not a Python function whose arguments can be read")
 FIRST_ARGUMENT_OPS = N_("a program's first argument is `ops` and then its inputs: {example}")
 WHOLE_NUMBER_OF_NODES = N_("answer with a whole number of nodes")
@@ -87,7 +86,6 @@ ANSWER_VALUES = Plural("answer with a list of {n} value: [{names}]", "answer wit
 YES_VALUES = N_("yes: {values}")
 ONE_NOT_RIGHT = N_("{names} is not right")
 SOME_NOT_RIGHT = N_("{names} are not right")
-PASS_THE_FUNCTION = N_("pass your function itself, e.g. {example}")
 YES_AUTOGRAD = N_("yes: {n} autograd nodes")
 AUTOGRAD_NODES = N_("your output has {got} autograd nodes behind it, not {n}")  # got >= 2: a grad_fn and a leaf
 PASS_FUNCTION_OR_MODULE = N_("pass your function or module itself")
@@ -278,7 +276,7 @@ def torch_node_count_is(n: int, make_input: Callable[[], Any]) -> Checker:
 
     def check(answer: Any) -> tuple[bool, str]:
         if not callable(answer):
-            return False, say(PASS_THE_FUNCTION, example="ex.check(grow)")
+            return False, say(PASS_YOUR_FUNCTION, example="ex.check(grow)")
         from ..adapters.torch import count_autograd_nodes
 
         try:
