@@ -58,7 +58,7 @@ GRAD_SHAPE = N_("backward(grad=...): the gradient has shape {grad_shape} but the
 MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-then-run symbol (course_lib.static), which has no "
                   "value until a Session runs its graph, and this is a define-by-run (course_lib.dynamic) operation. "
                   "Run a program entirely with one of them: program(st, ...) or program(dy, ...)")
-NOT_A_VALUE = N_("cannot use a {kind} in a tensor operation; use a number, an array or a Tensor")
+NOT_A_VALUE = N_("cannot use a value of type {kind} in a tensor operation; use a number, an array or a Tensor")
 UNKNOWN_OP, POW_NEEDS_NUMBER, TENSOR_EXPONENT = _ops.UNKNOWN_OP, _ops.POW_NEEDS_NUMBER, _ops.TENSOR_EXPONENT
 
 

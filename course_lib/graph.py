@@ -205,7 +205,7 @@ class Graph:
     def __repr__(self) -> str:
         edges = sum(len(n.inputs) for n in self.nodes)
         n = len(self.nodes)
-        return f"<Graph {self.name!r}: {n} node{'' if n == 1 else 's'}, {edges} edge{'' if edges == 1 else 's'}>"
+        return f"<Graph {self.name!r}: nodes={n}, edges={edges}>"  # name=value: no plural to agree
 
     @property
     def edges(self) -> list[tuple[Node, Node]]:

@@ -128,8 +128,8 @@ class Trace:
         return len(self.events)
 
     def __repr__(self) -> str:
-        e, n = len(self.events), len(self.graph)  # the core imports no view (render.plural), so spelled out here
-        return f"<Trace {self.style}: {e} event{'s' * (e != 1)} over {n} node{'s' * (n != 1)}>"
+        # name=value, as Python shows an object: no words whose plural would depend on the count
+        return f"<Trace {self.style}: events={len(self.events)}, nodes={len(self.graph)}>"
 
     def state(self, step: int) -> dict[int, NodeState]:
         """Every node's state after the first ``step`` events (0 ≤ step ≤ len); the last event's node is running.

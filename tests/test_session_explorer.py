@@ -29,7 +29,7 @@ def test_demo_graph_shape() -> None:
 
 def test_fetch_y_runs_only_its_subgraph() -> None:
     e = SessionExplorer(feeds={"x": 3.0, "w": 2.0})
-    assert repr(e) == "SessionExplorer(fetch 'y', fed x, w; 15 nodes, 1 compile)"
+    assert repr(e) == "SessionExplorer(fetch 'y', fed x, w; nodes=15, compiles=1)"
     assert float(e.value) == pytest.approx(np.sin(7.0))
     assert e.ran == ["x", "w", "mul", "Const", "add", "y"]  # b and everything of z pruned
     assert "pruned 9" in text(e.plan_view.value) and "def plan(x_0, w_1):" in text(e.plan_view.value)

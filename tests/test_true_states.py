@@ -33,6 +33,7 @@ from hypothesis import strategies as hs
 from course_lib import programs, render, trace
 from course_lib import widgets as cw
 from course_lib.graph import Graph
+from course_lib.i18n import Plural, say
 from course_lib.lessons.compile_explorer import CompileExplorer
 from course_lib.render.plan import plan
 from course_lib.widgets.base import message_html, read_number, read_whole
@@ -122,9 +123,9 @@ def test_the_compile_explorer_leaves_nodes_the_run_did_not_need_defined() -> Non
 
 # ------------------------------------------------------------------------------------- 3. counts in good English
 def test_plural() -> None:
-    assert (render.plural(1, "node"), render.plural(2, "node"), render.plural(0, "step")) == (
-        "1 node", "2 nodes", "0 steps")
-    assert render.plural(1, "box", "boxes") == "1 box" and render.plural(3, "box", "boxes") == "3 boxes"
+    nodes, boxes = Plural("{n} node", "{n} nodes"), Plural("{n} box", "{n} boxes")  # the course's one plural
+    assert [say(nodes, n=n) for n in (1, 2, 0)] == ["1 node", "2 nodes", "0 nodes"]
+    assert (say(boxes, n=1), say(boxes, n=3)) == ("1 box", "3 boxes")
 
 
 def test_one_collapsed_scope_of_one_node_is_counted_in_the_singular() -> None:
@@ -154,8 +155,8 @@ def test_counts_in_widgets_and_reprs_are_singular_for_one() -> None:
     g = one_step.graph
     g.add("placeholder", name="x", kind="input")
     one_step.events.append(trace.Event("run", "run", 0, "input x", np.float64(1.0), None))
-    assert repr(one_step) == "<Trace define-by-run: 1 event over 1 node>"
-    assert repr(cw.Stepper(one_step)).endswith("1 step)")
+    assert repr(one_step) == "<Trace define-by-run: events=1, nodes=1>"
+    assert repr(cw.Stepper(one_step)) == "Stepper(define-by-run, steps=1)"  # name=value: no plural
 
 
 # ------------------------------------------------------------------------------------- 4. a note is wrapped

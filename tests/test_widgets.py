@@ -120,7 +120,7 @@ def test_bad_05_stepper_given_something_that_is_not_a_trace():
     s = cw.Stepper(42)
     assert said_ids(s) == [stepper.NOT_A_TRACE]
     s.go(3)  # harmless
-    assert repr(s) == "Stepper(no trace, 0 steps)"
+    assert repr(s) == "Stepper(no trace, steps=0)"
 
 
 def test_bad_06_huge_trace_steps_through_the_kernel(by_run):

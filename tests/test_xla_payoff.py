@@ -126,7 +126,7 @@ def test_run_traces_once_agrees_with_eager_counts_kernels_and_speaks_of_this_run
     assert all(s.msgid in (tables.COST_MORE, tables.COST_LESS, tables.COST_SAME) for s in sentences[:3])
     assert all(s.msgid in (xp.CAUGHT_UP, xp.AHEAD_FROM_THE_START, xp.NEVER_CAUGHT_UP) for s in sentences[3:])
     table = payoff.table()
-    assert table.startswith("A chain of 4 elementwise ops on a 64 × 32 float32 matrix (0.00781 MB)")
+    assert table.startswith("A chain of 4 elementwise ops on a float32 matrix of 64 × 32 (0.00781 MB)")
     assert all(f"| {name} |" in table for name in payoff.ways)
 
 
@@ -144,7 +144,7 @@ def test_a_break_even_sentence_for_each_outcome() -> None:
     assert caught_up.sentences()[3].msgid is xp.CAUGHT_UP and "after 5 calls" in caught_up.sentences()[3]
     assert never.sentences()[3].msgid is xp.NEVER_CAUGHT_UP
     assert caught_up.sentences()[4].msgid is xp.CAUGHT_UP and "after 4 calls" in caught_up.sentences()[4]
-    assert caught_up.table().startswith("A chain of 30 elementwise ops on a 2,048 × 2,048 float32 matrix (16 MB)")
+    assert caught_up.table().startswith("A chain of 30 elementwise ops on a float32 matrix of 2,048 × 2,048 (16 MB)")
 
 
 def test_inductor_is_skipped_with_a_reason_when_no_cxx_compiler(monkeypatch) -> None:

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import Plural, say
 from ..i18n import gettext as _
-from ..i18n import ngettext
 from .loader import load_tensorflow, load_torch, require
 from .quiet import captured
 
@@ -61,7 +61,7 @@ class Exported:
 
     def __repr__(self) -> str:
         if self.ok:  # the words of a repr a notebook prints, translated; the class name and the error stay as they are
-            return ngettext("Exported(ok, {n} fx node)", "Exported(ok, {n} fx nodes)", self.size).format(n=self.size)
+            return say(Plural("Exported(ok, {n} fx node)", "Exported(ok, {n} fx nodes)"), n=self.size)
         return _("Exported(failed: {error})").format(error=self.error)
 
 

@@ -35,8 +35,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import Plural, say
 from ..i18n import gettext as _
-from ..i18n import ngettext
 
 __all__ = ["NOISE", "Captured", "ErrorSummary", "captured", "error_of", "quiet_stderr", "summarize"]
 
@@ -173,8 +173,8 @@ class ErrorSummary:
         if self.frames or self.full.strip() != self.message.strip():
             body = html.escape("\n".join([*self.frames, "", self.full.strip()]).strip())
             n = len(self.frames)
-            summary = ngettext("the whole message and traceback ({n} frame)",
-                               "the whole message and traceback ({n} frames)", n).format(n=n)
+            summary = say(Plural("the whole message and traceback ({n} frame)",
+                                 "the whole message and traceback ({n} frames)"), n=n)
             folded = ('<details style="margin-top:4px"><summary style="cursor:pointer">'
                       f"{html.escape(summary)}</summary><pre style=\"white-space:pre-wrap;"
                       f'font-size:0.85em;max-height:24em;overflow:auto;margin:4px 0">{body}</pre></details>')

@@ -3,8 +3,9 @@
 * **English is the message itself.** Every message a student sees is written in English in the code, inside
   ``_("…")``; that English text is the message id, so no English catalogue exists and English output is exactly
   the text in the code.
-* **The French catalogue** is ``course_lib/locale/fr/LC_MESSAGES/course_lib.po`` (the committed source) and the
-  ``course_lib.mo`` compiled from it beside it (committed too; rebuilt by ``python tools/msgfmt.py``).
+* **The French catalogue** is ``course_lib/i18n/locale/fr/LC_MESSAGES/course_lib.po`` (the committed source) and
+  the ``course_lib.mo`` compiled from it beside it by Babel (``./course setup`` runs ``tools/catalogue.py compile``;
+  the .mo is not committed).
 * **The language** is read from the ``COURSE_LANG`` environment variable at the first message (``fr``, ``fr_FR``,
   ``fr_FR.UTF-8``…), else English; :func:`set_language` overrides it (a notebook's language line).
 * **Looked up late.** A widget translates its words when it is built and a message when it is made, never at
@@ -12,14 +13,13 @@
 * **Values after translation.** A message with values has named placeholders, filled in after the translation:
   ``_("step {k} of {n}").format(k=k, n=n)`` (an f-string inside ``_()`` would make a message id that is in no
   catalogue).
-* **Counts agree.** A count is said with ``ngettext("{n} node", "{n} nodes", n)`` (English: the singular for 1;
-  French: for 0 and 1), or, for a message said with :func:`say`, a :class:`Plural` that names its count
-  (``say(Plural("{n} node", "{n} nodes"), n=1)`` is "1 node").
-* **English articles agree.** In an English message said with :func:`say`, ``a {kind}`` becomes ``an {kind}`` when
-  the value starts with a vowel letter (a, e, i, o, u): "cannot fetch an int", "cannot fetch a list". The rule goes
-  by the letter, not the sound (a type name is read as it is spelled); French messages are left as written.
+* **Counts agree, one way.** A message with a count is a :class:`Plural` (its English singular and plural), said
+  with :func:`say`: ``say(Plural("{n} node", "{n} nodes"), n=1)`` is "1 node" (English: the singular for 1; French:
+  for 0 and 1, the catalogue's ``Plural-Forms``). Nothing else in the course makes a plural.
+* **No grammar at run time.** A message is said as it is written: none puts "a"/"an" before a value (which article
+  would depend on the value), so it says ``got {value!r} (type {kind})`` or ``a value of type {kind}`` instead.
 
->>> set_language("fr"); _("Next ▶"), ngettext("{n} node", "{n} nodes", 2).format(n=2), number(1400.5)
+>>> set_language("fr"); _("Next ▶"), say(Plural("{n} node", "{n} nodes"), n=2), number(1400.5)
 ('Suivant ▶', '2 nœuds', '1\\u202f400,5')
 >>> set_language("en"); _("Next ▶"), number(1400.5)
 ('Next ▶', '1400.5')
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Plural", "Said", "_", "article", "get_language",
-           "gettext", "message_of", "ngettext", "number", "said_by", "say", "set_language"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Plural", "Said", "_", "get_language", "gettext",
+           "message_of", "number", "said_by", "say", "set_language"]
 
 DOMAIN = "course_lib"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -52,7 +52,7 @@ def _normalize(lang: Any, where: str) -> str:
     if not isinstance(lang, str):
         kind = type(lang).__name__
         raise TypeError(f"{where}: a language is text, one of {', '.join(map(repr, LANGUAGES))}; "
-                         f"got {article(kind)} {kind}")
+                         f"got {lang!r} (type {kind})")
     code = re.split(r"[_.@-]", lang.strip().lower(), maxsplit=1)[0]
     if code not in LANGUAGES:
         raise ValueError(f"{where}: no language {lang!r} in the course; the languages are "
@@ -83,7 +83,11 @@ def catalogue(lang: str | None = None) -> gettext_module.NullTranslations:
         if lang == "en":
             found = gettext_module.NullTranslations()
         else:  # a missing .mo is a broken install, said plainly instead of speaking English without a word
-            found = gettext_module.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+            try:
+                found = gettext_module.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+            except FileNotFoundError as e:
+                raise FileNotFoundError(f"the {lang!r} catalogue is not compiled (no {DOMAIN}.mo under {LOCALE_DIR}): "
+                                        "run ./course setup, or .venv/bin/python tools/catalogue.py compile") from e
         _catalogues[lang] = found
     return found
 
@@ -97,14 +101,9 @@ def gettext(message: str) -> str:
 _ = gettext
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The singular or plural message for ``n`` in the current language (French: singular for 0 and 1)."""
-    return catalogue().ngettext(singular, plural, n)
-
-
 def N_(message: str) -> str:
     """Mark a message for translation without translating it (a table of messages made at import, translated
-    with ``_()`` where it is shown). The missing-translation test finds it like ``_()``."""
+    with ``_()`` where it is shown). Babel extracts it like ``_()`` (the keywords are in pyproject.toml)."""
     return message
 
 
@@ -162,38 +161,14 @@ def number(x: Any, digits: int = 6, spec: str | None = None) -> str:
     return sign + whole + ("," + frac if dot else "") + e + exponent + (THIN_NBSP + "%" if percent else "")
 
 
-def article(word: Any) -> str:
-    """The English indefinite article for ``word``: "an" before a vowel letter (a, e, i, o, u, either case), else
-    "a". By the letter, not the sound: right for the course's type and op names ("an int", "an EagerTensor",
-    "a list"), though English says "an ndarray" and "a unicode" by ear.
-
-    >>> article("int"), article("EagerTensor"), article("list"), article("")
-    ('an', 'an', 'a', 'a')
-    """
-    return "an" if str(word)[:1].lower() in ("a", "e", "i", "o", "u") else "a"
-
-
-#: "a {name}" in an English message: the article is made to agree with the value filled in at {name}
-_A_BEFORE_FIELD = re.compile(r"\b([Aa]) (\{[^{}]+\})")
-
-
-def _english_articles(template: str, values: dict[str, Any]) -> str:
-    """``template`` (an English message) with each ``a {field}`` turned into ``an {field}`` when the field's value
-    starts with a vowel letter (see :func:`article`)."""
-
-    def agree(m: re.Match[str]) -> str:
-        word = article(m.group(2).format(**values))
-        return (word if m.group(1) == "a" else word.capitalize()) + " " + m.group(2)
-
-    return _A_BEFORE_FIELD.sub(agree, template)
-
-
 @dataclass(frozen=True)
 class Plural:
-    """A message with a count, for :func:`say`: its English ``singular`` and ``plural`` (the message ids, as for
-    :func:`ngettext`) and the name of the value that is the count (``count``, "n" unless told). The value must be
-    a whole number; it chooses the form (English: the singular for 1; French: for 0 and 1). Written where the
-    message is defined, like ``N_``, so the missing-translation test finds it.
+    """A message with a count, for :func:`say`: its English ``singular`` and ``plural`` (the message id is the
+    pair) and the name of the value that is the count (``count``, "n" unless told). The value must be a whole
+    number; it chooses the form (English: the singular for 1; French: for 0 and 1). Written with literal texts,
+    where the message is defined, so Babel extracts it (the keyword ``Plural:1,2``). When the number is shown
+    formatted (``number(n, spec=",")``), the count is a value of its own: ``Plural("{n} run", "{n} runs",
+    count="runs")`` said with ``n=number(runs, spec=","), runs=runs``.
 
     >>> NEEDLESS = Plural("{names} is not needed", "{names} are not needed")
     >>> say(NEEDLESS, names="q", n=1), say(NEEDLESS, names="q, r", n=2)
@@ -225,11 +200,9 @@ class Said(str):
 
     def __new__(cls, msgid: str | Plural, /, **values: Any) -> Self:
         if isinstance(msgid, Plural):
-            template, english = msgid.template(values), (msgid.singular, msgid.plural)
+            template = msgid.template(values)
         else:
-            template, english = _(msgid), (msgid,)
-        if template in english:  # English (the message id itself): its articles agree with the values
-            template = _english_articles(template, values)
+            template = _(msgid)
         said = super().__new__(cls, template.format(**values))
         said.msgid, said.values = msgid, values
         return said
@@ -246,8 +219,6 @@ def say(msgid: str | Plural, /, **values: Any) -> Said:
     'étape 2 sur 9'
     >>> set_language("en"); m.msgid is STEP, m.values, say(STEP, k=2, n=9)
     (True, {'k': 2, 'n': 9}, 'step 2 of 9')
-    >>> say(N_("cannot fetch a {kind}"), kind="int"), say(N_("cannot fetch a {kind}"), kind="list")
-    ('cannot fetch an int', 'cannot fetch a list')
     """
     return Said(msgid, **values)
 

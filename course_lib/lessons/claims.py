@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..i18n import N_, get_language, ngettext, say
+from ..i18n import N_, Plural, get_language, say
 from ..i18n import gettext as _
 from . import claims_fr
 
@@ -418,10 +418,10 @@ class Ledger:
     def __repr__(self) -> str:
         n = len(self.claims)
         judged = sum(1 for c in self.claims if in_language(c).verdict)
-        return ngettext("Claim ledger: {n} claim from the Q&A, {judged} with a verdict today, {left} still to be "
-                        "tested",
-                        "Claim ledger: {n} claims from the Q&A, {judged} with a verdict today, {left} still to be "
-                        "tested", n).format(n=n, judged=judged, left=n - judged)
+        return say(Plural("Claim ledger: {n} claim from the Q&A, {judged} with a verdict today, {left} still to be "
+                          "tested",
+                          "Claim ledger: {n} claims from the Q&A, {judged} with a verdict today, {left} still to be "
+                          "tested"), n=n, judged=judged, left=n - judged)
 
     def _repr_html_(self) -> str:
         def e(s: str) -> str:
@@ -454,8 +454,8 @@ class Ledger:
             # the first and last by number: A3.14 (the second sentence of A3.3) is listed beside A3.3
             keys = sorted(keys, key=lambda k: [int(n) for n in re.findall(r"\d+", k)])
             span = keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}"
-            title = ngettext("<b>{part}</b>: {n} claim ({span})", "<b>{part}</b>: {n} claims ({span})",
-                             len(group)).format(part=e(_(answer)), n=len(group), span=e(span))
+            title = say(Plural("<b>{part}</b>: {n} claim ({span})", "<b>{part}</b>: {n} claims ({span})"),
+                        part=e(_(answer)), n=len(group), span=e(span))
             parts.append(f"<details style='margin:2px 0'><summary style='cursor:pointer'>{title}</summary>"
                          f"<table style='border-collapse:collapse'>{head}{''.join(group)}</table></details>")
         footer = _("Open a part to read its claims. Quotes: {source}. Verdicts: TensorFlow 2.21, PyTorch 2.13, "

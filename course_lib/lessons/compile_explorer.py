@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..i18n import N_, ngettext, number, say
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from ..measure import fmt_seconds, measure
 from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number
@@ -177,7 +177,7 @@ class CompileExplorer(CourseWidget):
                      (_("one compiled run"), fmt_seconds(t["static run"])),
                      (_("one run of the dynamic engine (records the graph each time)"), fmt_seconds(t["dynamic run"])),
                      (_("compiling pays off after"), _("never") if be is None else
-                      ngettext("{n} run", "{n} runs", be).format(n=number(be, spec=",")))]
+                      say(Plural("{n} run", "{n} runs", count="runs"), n=number(be, spec=","), runs=be))]
         body = "".join(f'<tr><td style="padding:2px 12px">{esc(a)}</td><td style="padding:2px 12px">'
                        f"<b>{esc(b)}</b></td></tr>" for a, b in rows)
         self.stats.value = f'<table style="font-size:{self.sizes.ui}px;border-collapse:collapse">{body}</table>'
@@ -188,7 +188,7 @@ class CompileExplorer(CourseWidget):
         lines = c.session.last_plan.source().splitlines() if c.session.last_plan else []
         if len(lines) > SOURCE_LINES:
             hidden = len(lines) - SOURCE_LINES + 1
-            more = ngettext("{n} more line", "{n} more lines", hidden).format(n=hidden)
+            more = say(Plural("{n} more line", "{n} more lines"), n=hidden)
             lines = lines[: SOURCE_LINES - 3] + [f"    # … {more} …"] + lines[-2:]
         self.source.value = (f'<div style="font-size:{self.sizes.ui}px;margin-top:6px">'
                              + _("<b>The plan the last compile generated</b> (straight-line Python, run on every "

@@ -53,7 +53,7 @@ MAX_WIDTH = 90  # a value longer than this is cut with "…", so one variable st
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # "<function f at 0x7f...>": differs on every run, says nothing
 STOPPED = N_("breakpoint in {function}, line {line}:")
 NO_LOCALS = N_("    (no local variables)")
-NOT_A_FUNCTION = N_("locals_at_return needs a Python function, got a {kind}")
+NOT_A_FUNCTION = N_("locals_at_return needs a Python function, got a value of type {kind}")
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..i18n import N_, get_language, ngettext, number, say
+from ..i18n import N_, Plural, get_language, number, say
 from ..i18n import gettext as _
 
 #: Pins of the course (requirements.txt and environment.yml carry the same ones; a test keeps them together).
@@ -373,8 +373,8 @@ class Report:
             return _("All {n} checks passed: the course is ready to run.").format(n=len(self.rows))
         names = ", ".join(_(row.component) for row in self.problems)
         n = len(self.problems)
-        return ngettext("{n} problem to fix: {names}. See 'what to do' in its row.",
-                        "{n} problems to fix: {names}. See 'what to do' in their rows.", n).format(n=n, names=names)
+        return say(Plural("{n} problem to fix: {names}. See 'what to do' in its row.",
+                          "{n} problems to fix: {names}. See 'what to do' in their rows."), n=n, names=names)
 
     def _cells(self, row: Row) -> tuple[str, ...]:
         """A row as the table shows it: its component name and status in the language of the moment."""

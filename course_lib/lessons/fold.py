@@ -47,9 +47,8 @@ import numpy as np
 from .. import dynamic as dy
 from .. import graph as ir
 from .. import static as st
-from ..i18n import N_, number, say
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
-from ..render.words import plural
 from .tree_rnn import CELL_OPS, TreeRNN, recorded_ops
 from .trees import Tree
 
@@ -224,7 +223,7 @@ class FoldGraph:
         if max_levels < 1:
             raise ValueError(say(MAX_LEVELS_TOO_SMALL))
         self.net, self.max_levels = net, max_levels
-        self.graph = st.Graph(f"fold, {plural(max_levels, 'level')}")
+        self.graph = st.Graph(str(say(Plural("fold, {n} level", "fold, {n} levels"), n=max_levels)))
         self.sel: list[tuple[st.Tensor, st.Tensor, st.Tensor]] = []
         with self.graph.as_default():
             W_L, W_R = st.Variable(net.W_L, name="W_L"), st.Variable(net.W_R, name="W_R")

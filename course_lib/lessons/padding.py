@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..i18n import N_, Plural, ngettext, number, say
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 
 __all__ = ["PaddingCount", "bucketed_count", "buckets", "grid_svg", "lengths_with_spread", "pad", "padding_count",
@@ -270,6 +270,6 @@ def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None,
 def _group_label(lens: list[int], group: list[int], k: int, groups: int) -> str:
     """What the grid writes after a group: how far it is padded and how many zeros that takes (and which bucket)."""
     count = padding_count([lens[i] for i in group])
-    said = ngettext("padded to {steps}, {zeros} zero", "padded to {steps}, {zeros} zeros",
-                    count.padded).format(steps=max(lens[i] for i in group), zeros=count.padded)
+    said = say(Plural("padded to {steps}, {zeros} zero", "padded to {steps}, {zeros} zeros", count="zeros"),
+               steps=max(lens[i] for i in group), zeros=count.padded)
     return _("bucket {k}: {padded}").format(k=k + 1, padded=said) if groups > 1 else said

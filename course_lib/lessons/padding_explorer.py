@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..i18n import N_, ngettext, number, say
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number, wider
 from ..widgets.base import ipywidgets as W
@@ -165,12 +165,12 @@ class PaddingExplorer(CourseWidget):
         c = self.counts()
         z = self.sizes
         title = f'<div style="font-size:{z.title}px;font-weight:bold;margin-top:6px">'
-        self.static_title.value = title + ngettext(
+        self.static_title.value = title + say(Plural(
             "Define-then-run: ONE graph of {n} step (the longest sentence) for every sentence",
-            "Define-then-run: ONE graph of {n} steps (the longest sentence) for every sentence", T).format(n=T) + "</div>"
-        self.dynamic_title.value = (title + ngettext("Define-by-run: the graph recorded for sentence {k} has {n} step",
-                                                     "Define-by-run: the graph recorded for sentence {k} has {n} steps",
-                                                     lens[k - 1]).format(k=k, n=lens[k - 1]) + "</div>"
+            "Define-then-run: ONE graph of {n} steps (the longest sentence) for every sentence"), n=T) + "</div>"
+        self.dynamic_title.value = (title + say(Plural("Define-by-run: the graph recorded for sentence {k} has {n} step",
+                                                       "Define-by-run: the graph recorded for sentence {k} has {n} steps"),
+                                                k=k, n=lens[k - 1]) + "</div>"
                                     f'<div style="font-size:{z.small}px">'
                                     + _("“{sentence}”").format(sentence=esc(sentences[k - 1])) + "</div>")
         self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid",
@@ -183,7 +183,7 @@ class PaddingExplorer(CourseWidget):
         pad, bucket = c["padded"], c["bucketed"]
 
         def steps(n: int) -> str:
-            return ngettext("{n} step", "{n} steps", n).format(n=n)
+            return say(Plural("{n} step", "{n} steps"), n=n)
 
         def spent(count: sq.PaddingCount) -> str:
             return _("{total} ({padded} on padding, {wasted} wasted)").format(
@@ -192,13 +192,13 @@ class PaddingExplorer(CourseWidget):
         graphs = c["bucket graph steps"]
         rows = [
             (_("pad every sentence to the longest"), spent(pad),
-             ngettext("1 graph of {n} step", "1 graph of {n} steps", T).format(n=T)),
-            (ngettext("bucketing into {n} group", "bucketing into {n} groups", groups).format(n=groups), spent(bucket),
-             ngettext("{n} graph: {steps}", "{n} graphs: {steps}", len(graphs)).format(
-                 n=len(graphs), steps=", ".join(steps(t) for t in graphs))),
+             say(Plural("1 graph of {n} step", "1 graph of {n} steps"), n=T)),
+            (say(Plural("bucketing into {n} group", "bucketing into {n} groups"), n=groups), spent(bucket),
+             say(Plural("{n} graph: {steps}", "{n} graphs: {steps}"), n=len(graphs),
+                 steps=", ".join(steps(t) for t in graphs))),
             (_("define-by-run, one sentence at a time"), _("{real} (none on padding)").format(real=number(pad.real)),
-             ngettext("{n} graph recorded, one per sentence, as it runs",
-                      "{n} graphs recorded, one per sentence, as it runs", self.n).format(n=self.n)),
+             say(Plural("{n} graph recorded, one per sentence, as it runs",
+                        "{n} graphs recorded, one per sentence, as it runs"), n=self.n)),
         ]
         body = "".join(f'<tr><td style="padding:2px 10px">{esc(a)}</td><td style="padding:2px 10px">'
                        f'{esc(b)}</td><td style="padding:2px 10px">{esc(d)}</td></tr>'
@@ -208,11 +208,12 @@ class PaddingExplorer(CourseWidget):
         total, compiled = sum(lens), c["static graphs compiled"]
         return (f'<div style="font-size:{z.ui}px">'
                 + _("Sentence lengths: {lengths} (total {words})").format(
-                    lengths=", ".join(map(str, lens)), words=ngettext("{n} word", "{n} words", total).format(
-                        n=number(total)))
+                    lengths=", ".join(map(str, lens)),
+                    words=say(Plural("{n} word", "{n} words", count="words"), n=number(total), words=total))
                 + f"</div><table style=\"font-size:{z.ui}px;border-collapse:collapse\"><tr>{head}</tr>"
                 f"{body}</table><div style=\"font-size:{z.small}px;color:#444\">"
-                + ngettext("The static engine has compiled {n} graph so far in this widget: one per longest length seen.",
-                           "The static engine has compiled {n} graphs so far in this widget: one per longest length "
-                           "seen.", compiled).format(n=compiled)
+                + say(Plural("The static engine has compiled {n} graph so far in this widget: one per longest length "
+                             "seen.",
+                             "The static engine has compiled {n} graphs so far in this widget: one per longest length "
+                             "seen."), n=compiled)
                 + "</div>")

@@ -45,7 +45,7 @@ import numpy as np
 from .. import dynamic as dy
 from .. import static as st
 from ..graph import Graph
-from ..i18n import N_, Plural, Said, ngettext, number, say
+from ..i18n import N_, Plural, Said, number, say
 from ..i18n import gettext as _
 from .padding import (
     PaddingCount,
@@ -261,8 +261,7 @@ class StaticUnroll:
         self.rnn = rnn
         self.steps = int(steps)
         self.masked = masked
-        title = ngettext("static RNN, {n} step", "static RNN, {n} steps", self.steps)
-        self.graph = st.Graph(title.format(n=self.steps))
+        self.graph = st.Graph(str(say(Plural("static RNN, {n} step", "static RNN, {n} steps"), n=self.steps)))
         self.xs: list[st.Tensor] = []
         self.masks: list[st.Tensor] = []
         with self.graph.as_default():
@@ -384,7 +383,8 @@ class StrategyCosts:
             n = self.steps.get(k)
             if n is None:
                 return self.label(k)
-            return self.label(k) + ngettext(" ({n} cell step)", " ({n} cell steps)", n).format(n=number(n, spec=","))
+            return self.label(k) + say(Plural(" ({n} cell step)", " ({n} cell steps)", count="steps"),
+                                       n=number(n, spec=","), steps=n)
 
         return say(RANKING, fastest=steps(order[0]), slowest=steps(order[-1]))
 

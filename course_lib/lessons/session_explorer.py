@@ -17,7 +17,7 @@ the widget in words (never a traceback) and the widget keeps working. Its text r
 
 >>> e = SessionExplorer()
 >>> e
-SessionExplorer(fetch 'y', fed x, w; 15 nodes, 1 compile)
+SessionExplorer(fetch 'y', fed x, w; nodes=15, compiles=1)
 >>> e.ran
 ['x', 'w', 'mul', 'Const', 'add', 'y']
 >>> e.set_fetch("z"); "You must feed a value for placeholder" in e.message.value
@@ -35,7 +35,7 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..i18n import N_, Plural, ngettext, number, say
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from ..widgets.base import (
     CourseWidget,
@@ -290,8 +290,7 @@ class SessionExplorer(CourseWidget):
         c = self.session.compile_count
         final = ", finalized" if self.graph.finalized else ""
         return (f"SessionExplorer(fetch {fetch!r}, fed {', '.join(self.fed) or 'nothing'}; "
-                f"{render.plural(len(self.graph), 'node')}, "
-                f"{render.plural(c, 'compile')}{final})")
+                f"nodes={len(self.graph)}, compiles={c}{final})")
 
     # ------------------------------------------------------------------ building the controls
     def _fetchable(self) -> list[str]:
@@ -398,7 +397,7 @@ class SessionExplorer(CourseWidget):
         return (f'<div style="font-size:{size}px"><div style="font-family:monospace;background:#F4F4F4;'
                 f'padding:4px 8px;border-radius:4px;overflow-x:auto">{esc(call)}<br>→ <b>{esc(result)}</b></div>'
                 "<div>" + _("compiles so far: <b>{count}</b> ({why})").format(count=after, why=esc(why)) + "</div>"
-                "<div>" + ngettext("graph: <b>{n}</b> node", "graph: <b>{n}</b> nodes", n).format(n=n)
+                "<div>" + say(Plural("graph: <b>{n}</b> node", "graph: <b>{n}</b> nodes"), n=n)
                 + f"{esc(finalized)}</div></div>")
 
     def _plan_html(self, plan: st.Plan) -> str:
@@ -408,7 +407,7 @@ class SessionExplorer(CourseWidget):
         nodes = r.get("graph_nodes", 0)
         lines = _("needed by the fetch: {needed} of {nodes} (pruned {pruned}); constants folded: {folded}; duplicates "
                   "merged: {merged}; steps run: {steps}").format(
-            needed=r.get("needed"), nodes=ngettext("{n} node", "{n} nodes", nodes).format(n=nodes), pruned=pruned,
+            needed=r.get("needed"), nodes=say(Plural("{n} node", "{n} nodes"), n=nodes), pruned=pruned,
             folded=r.get("folded"), merged=r.get("merged"), steps=r.get("steps"))
         return (f'<div style="font-size:{size}px;margin-top:6px">'
                 + _("<b>The compiled plan</b> — {details}").format(details=esc(lines)) + "</div>"

@@ -38,7 +38,6 @@ from .. import dynamic as dy
 from .. import graph as ir
 from .. import static as st
 from ..i18n import N_, say
-from ..render.words import plural
 from .trees import Tree, word_vector
 
 __all__ = ["CELL_OPS", "ShapeCache", "StaticTree", "TreeRNN", "cells", "graph_view", "leaf_label", "phrase_label", "recorded_ops"]
@@ -199,7 +198,8 @@ class ShapeCache:
         return sum(g.session.compile_count for g in self.graphs.values())
 
     def __repr__(self) -> str:
-        return f"ShapeCache({plural(self.graphs_built, 'graph')} built, {plural(self.compiles, 'compile')})"
+        # name=value, as Python shows an object: no words whose plural would depend on the count
+        return f"ShapeCache(graphs_built={self.graphs_built}, compiles={self.compiles})"
 
 
 def recorded_ops(t: Any) -> int:

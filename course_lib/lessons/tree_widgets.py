@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..i18n import N_, ngettext, say
+from ..i18n import N_, Plural, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, esc, fit_height, guarded, message_html, read_number, said_by, wider
 from ..widgets.base import ipywidgets as W
@@ -48,7 +48,7 @@ class TreeExplorer(CourseWidget):
 
     >>> e = TreeExplorer("((the cat) sat)")
     >>> e
-    TreeExplorer('((the cat) sat)': 3 words, 2 cells, 8 ops)
+    TreeExplorer('((the cat) sat)', words=3, cells=2, ops=8)
     >>> e.set_text("((the cat) sat"); e.error.startswith("this '(' is never closed")
     True
     >>> from course_lib.widgets.base import said_ids
@@ -102,8 +102,7 @@ class TreeExplorer(CourseWidget):
         if self.tree is None:
             return "TreeExplorer(no tree yet)"
         t = self.tree
-        return (f"TreeExplorer({t.text!r}: {render.plural(len(t.words), 'word')}, "
-                f"{render.plural(t.compositions, 'cell')}, {render.plural(tree_rnn.CELL_OPS * t.compositions, 'op')})")
+        return f"TreeExplorer({t.text!r}, words={len(t.words)}, cells={t.compositions}, ops={tree_rnn.CELL_OPS * t.compositions})"
 
     def set_text(self, text: Any) -> None:
         """Type ``text`` and press Enter (what a student does), from code."""
@@ -169,8 +168,8 @@ class TreeExplorer(CourseWidget):
         ops = tree_rnn.CELL_OPS * c
         by_run = _("<b>Define-by-run</b>: {words} &rarr; {cells} &rarr; {ops}, height {height}; the graph below is "
                    "this sentence's alone.").format(
-            words=ngettext("{n} word", "{n} words", n).format(n=n), cells=ngettext("{n} cell", "{n} cells", c).format(n=c),
-            ops=ngettext("{n} op recorded", "{n} ops recorded", ops).format(n=ops), height=height)
+            words=say(Plural("{n} word", "{n} words"), n=n), cells=say(Plural("{n} cell", "{n} cells"), n=c),
+            ops=say(Plural("{n} op recorded", "{n} ops recorded"), n=ops), height=height)
         then_run = _("<b>Define-then-run</b>: {static}. Graphs built so far: <b>{built}</b>, one per distinct shape "
                      "typed.").format(static=static, built=self.cache.graphs_built)
         self.summary.value = (f'<div style="font-size:{self.sizes.ui}px;line-height:1.5">{by_run}{hidden}<br>'
@@ -181,7 +180,7 @@ class BatchingExplorer(CourseWidget):
     """A batch of random trees grouped by level (TensorFlow Fold's dynamic batching), with the ops counted.
 
     >>> BatchingExplorer(trees=3, words=4)
-    BatchingExplorer(3 trees, up to 4 words: 28 ops one node at a time, 25 batched by depth)
+    BatchingExplorer(trees=3, max_words=4, ops_one_node_at_a_time=28, ops_batched_by_depth=25)
     """
 
     monospace_messages = True  # like the tree explorer next to it
@@ -224,8 +223,8 @@ class BatchingExplorer(CourseWidget):
         c = self.counts
         if c is None:
             return "BatchingExplorer(no batch)"
-        return (f"BatchingExplorer({render.plural(c.trees, 'tree')}, up to {render.plural(self.n_words.value, 'word')}"
-                f": {render.plural(c.per_node, 'op')} one node at a time, {c.by_depth} batched by depth)")
+        return (f"BatchingExplorer(trees={c.trees}, max_words={self.n_words.value}, ops_one_node_at_a_time={c.per_node}, "
+                f"ops_batched_by_depth={c.by_depth})")
 
     @guarded
     def _on_change(self, change: dict[str, Any]) -> None:
@@ -243,8 +242,8 @@ class BatchingExplorer(CourseWidget):
         size = self.sizes.ui
         rows = [(_("trees"), c.trees, c.trees), (_("cells to compute (phrases)"), c.phrases, c.phrases),
                 (_("ops run"), _("{n} ({per} per phrase)").format(n=c.per_node, per=tree_rnn.CELL_OPS),
-                 ngettext("{n} ({per} per level x {levels} level + 1)", "{n} ({per} per level x {levels} levels + 1)",
-                          c.levels).format(n=c.by_depth, per=fold.LEVEL_OPS, levels=c.levels))]
+                 say(Plural("{n} ({per} per level x {levels} level + 1)", "{n} ({per} per level x {levels} levels + 1)",
+                            count="levels"), n=c.by_depth, per=fold.LEVEL_OPS, levels=c.levels))]
         body = "".join(f"<tr><td style='padding:2px 10px'>{esc(a)}</td><td style='padding:2px 10px'>{esc(b)}</td>"
                        f"<td style='padding:2px 10px'>{esc(d)}</td></tr>" for a, b, d in rows)
         self.table.value = (

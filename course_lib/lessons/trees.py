@@ -47,7 +47,7 @@ MAX_WORD = 40
 
 
 # what parse() says, and its hints (English message ids; tests check which one was said with i18n.message_of)
-NOT_TEXT = N_("a tree is text like '((the cat) sat)', got a {type}")
+NOT_TEXT = N_("a tree is text like '((the cat) sat)', got a value of type {type}")
 EMPTY = N_("the tree is empty")
 EMPTY_HINT = N_("Type words in brackets, for example ((the cat) sat)")
 TOO_DEEP = Plural("the tree is nested deeper than {max_depth} level",

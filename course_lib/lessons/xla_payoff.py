@@ -50,7 +50,7 @@ import numpy as np
 
 from ..adapters.loader import load_tensorflow, load_torch
 from ..adapters.quiet import captured
-from ..i18n import N_, Plural, Said, ngettext, number, say
+from ..i18n import N_, Plural, Said, number, say
 from ..i18n import gettext as _
 from ..measure import Measurement, first_calls, fmt_seconds, measure, stamp, summarize
 from .compiling.tables import compare, measured_with
@@ -65,14 +65,14 @@ TORCH_EAGER, INDUCTOR = N_("PyTorch eager"), "torch.compile (inductor)"
 NOT_ASKED, NO_COMPILER = N_("not run (USE_INDUCTOR = False)"), N_("not run: no C++ compiler found")
 #: The sentences of :meth:`XlaPayoff.sentences` on a break-even: never caught up, ahead from the first call on, or
 #: caught up after ``calls``.
-NEVER_CAUGHT_UP = N_("On this run, a steady {compiled} call ({steady_a}) was not cheaper than a {base} call "
+NEVER_CAUGHT_UP = N_("On this run, a steady call of {compiled} ({steady_a}) was not cheaper than a call of {base} "
                      "({steady_b}), so by the medians it never caught up.")
 AHEAD_FROM_THE_START = N_("On this run, by the medians, {compiled} cost no more than {base} from its first call on: "
                           "its first call cost {first} less, and each later call saved {saved}.")
 CAUGHT_UP = N_("On this run, by the medians, {compiled} caught up with {base} after {calls}: its first call cost "
                "{first} more, and each later call saved {saved}.")
 #: The workload, as the table's title says it.
-TITLE = N_("A chain of {ops} elementwise ops on a {rows} × {columns} float32 matrix ({megabytes} MB)")
+TITLE = N_("A chain of {ops} elementwise ops on a float32 matrix of {rows} × {columns} ({megabytes} MB)")
 #: The counts of :meth:`XlaPayoff.counts`: what plain tf.function ran, what XLA built.
 PLAIN_RAN = Plural("plain tf.function ran {n} kernel (its graph after Grappler), each reading an array of "
                    "{megabytes} MB and writing a new one",
@@ -309,15 +309,14 @@ class XlaPayoff:
         if a.first.median < b.first.median:
             return say(AHEAD_FROM_THE_START, compiled=_(compiled), base=_(base),
                        first=fmt_seconds(b.first.median - a.first.median), saved=saved)
-        calls = ngettext("{n} call", "{n} calls", n).format(n=number(n, spec=","))
+        calls = say(Plural("{n} call", "{n} calls", count="calls"), n=number(n, spec=","), calls=n)
         return say(CAUGHT_UP, compiled=_(compiled), base=_(base), calls=calls,
                    first=fmt_seconds(a.first.median - b.first.median), saved=saved)
 
 
 def captured_note(graphs: int) -> str:
     """The inductor row's note when it ran: ``"run, 2 graphs captured and compiled"`` ("1 graph" for one)."""
-    return ngettext("run, {n} graph captured and compiled", "run, {n} graphs captured and compiled",
-                    graphs).format(n=graphs)
+    return say(Plural("run, {n} graph captured and compiled", "run, {n} graphs captured and compiled"), n=graphs)
 
 
 def _tensorflow_ways(fn: Callable[[Any], Any], x: np.ndarray, repeat: int, budget: float

@@ -13,8 +13,8 @@ The path, one module per stage:
    labels of boxes that already have their place, and nodes that do not exist yet are laid out but not drawn.
 5. :mod:`.jupyter` (and :mod:`.digraph`) — what a notebook gets: ``draw``, ``Frames`` for steppers, ``Figure``.
 
-:mod:`.words` holds the words around the pictures, for the widgets too: ``plural(1, "node")`` is "1 node", ``plain``
-shows a numpy scalar as the number it is, ``wrap`` breaks a caption at spaces.
+:mod:`.words` holds the words around the pictures, for the widgets too: ``plain`` shows a numpy scalar as the
+number it is, ``wrap`` breaks a caption at spaces (a count with its noun is an ``i18n.Plural``).
 
 Visual language, in :mod:`.theme`: shapes by kind (input = parallelogram, constant = box, variable =
 cylinder, operation = ellipse, output = double border, collapsed scope = 3-D box); states by outline/fill/mark
@@ -43,7 +43,7 @@ from .layout import GRAD_ROOM, VALUE_ROOM, Layout
 from .plan import DEFAULT_MAX_NODES, STATUSES
 from .svg import DRAW_MAX_WIDTH, INSTALL_HINT, legend_svg
 from .theme import MARKS, THEMES, Theme, get_theme, plot_style, set_theme
-from .words import noun, plain, plural, wrap
+from .words import plain, wrap
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -67,10 +67,8 @@ __all__ = [
     "get_theme",
     "legend_svg",
     "node_boxes",
-    "noun",
     "plain",
     "plot_style",
-    "plural",
     "set_theme",
     "to_dot",
     "to_svg",

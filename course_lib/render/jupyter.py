@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph
-from ..i18n import N_, ngettext, number
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from . import dot
 from .layout import Layout
@@ -70,7 +70,7 @@ def describe(kind: str, lay: Layout, width: str, shown: bool) -> str:
     "<course graph 'demo': 2 nodes, 2 boxes, top to bottom, at most 680 pt wide, 14 pt text; run the cell to see the graph>"
     """
     n, boxes = len(lay.graph.nodes), len(lay.plan.items)
-    parts = [ngettext("{n} node", "{n} nodes", n).format(n=n), ngettext("{n} box", "{n} boxes", boxes).format(n=boxes),
+    parts = [say(Plural("{n} node", "{n} nodes"), n=n), say(Plural("{n} box", "{n} boxes"), n=boxes),
              _(DIRECTIONS[lay.rankdir])]
     parts += [width] if shown else []
     parts.append(_("{size} pt text").format(size=number(lay.theme.fontsize)))

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..graph import Graph, Node, short_value
-from ..i18n import N_, ngettext, number, say
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from .theme import MARKS
 
@@ -188,9 +188,9 @@ def _boxes(graph: Graph, chosen: list[str], grad_nodes: Mapping[int, int] | None
         key_of[n.id] = groups[home].key
     for g in groups.values():
         k = len(g.members)
-        g.title = f"{g.title}\n" + ngettext("{n} node", "{n} nodes", k).format(n=k)
-        g.tooltip = ngettext("scope {scope}: {n} node drawn as one box", "scope {scope}: {n} nodes drawn as one box",
-                             k).format(scope=g.tooltip, n=k)
+        g.title = f"{g.title}\n" + say(Plural("{n} node", "{n} nodes"), n=k)
+        g.tooltip = say(Plural("scope {scope}: {n} node drawn as one box", "scope {scope}: {n} nodes drawn as one box"),
+                        scope=g.tooltip, n=k)
         g.gradient = all(m.gradient for m in g.members)
         g.output = any(m.id in outputs for m in g.members)
     return items, key_of
@@ -239,8 +239,8 @@ def _collapsed_note(chosen: list[str]) -> str:
     names = ", ".join(chosen[:4])
     if len(chosen) > 4:
         names = _("{names} and {n} more").format(names=names, n=len(chosen) - 4)
-    return ngettext("{n} scope drawn as one box: {names}.", "{n} scopes drawn as one box each: {names}.",
-                    len(chosen)).format(n=len(chosen), names=names)
+    return say(Plural("{n} scope drawn as one box: {names}.", "{n} scopes drawn as one box each: {names}."),
+               n=len(chosen), names=names)
 
 
 def long_edges(p: Plan) -> set[tuple[str, str]]:

@@ -1,10 +1,8 @@
-"""Words around the pictures, written once: counts with the right plural, numbers as a student reads them, and
-captions wrapped at a word boundary (never cut mid-word).
+"""Words around the pictures, written once: numbers as a student reads them, and captions wrapped at a word
+boundary (never cut mid-word). A count with its noun is a course message (``i18n.Plural``, said with ``say``).
 
 The view (``render``, ``widgets``) and the lessons' widgets import these; the core does not (it imports no view).
 
->>> plural(1, "node"), plural(2, "node"), plural(0, "box", "boxes"), noun(1, "step")
-('1 node', '2 nodes', '0 boxes', 'step')
 >>> import numpy as np
 >>> plain(np.float64(1.5)), plain(np.int64(3)), plain("abc")
 ('1.5', '3', "'abc'")
@@ -19,19 +17,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["noun", "plain", "plural", "wrap"]
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``n`` and ``word``, in the plural unless n is 1: ``plural(1, "step")`` is "1 step", ``plural(3, "step")``
-    "3 steps". ``many`` is the plural where adding "s" is wrong (``plural(2, "box", "boxes")``). English only: text
-    a student reads in the course's language uses ``i18n.ngettext("{n} step", "{n} steps", n)`` instead."""
-    return f"{n} {noun(n, word, many)}"
-
-
-def noun(n: int, word: str, many: str | None = None) -> str:
-    """The word alone, as :func:`plural` would put it after ``n`` (for a number set apart, e.g. in bold)."""
-    return word if n == 1 else (many or word + "s")
+__all__ = ["plain", "wrap"]
 
 
 def plain(value: Any) -> str:

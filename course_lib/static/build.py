@@ -79,7 +79,7 @@ OTHER_GRAPH = N_("tensor '{name}' belongs to another graph; build all tensors of
 MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-by-run tensor (course_lib.dynamic), and this is a "
                   "define-then-run graph (course_lib.static), whose values only exist when a Session runs it. Run a "
                   "program entirely with one of them: program(st, ...) or program(dy, ...)")
-NAME_NOT_TEXT = N_("a {what}'s name must be non-empty text, like {what}('x'); got {name!r}")
+NAME_NOT_TEXT = N_("{what}(): its name must be non-empty text, like {what}('x'); got {name!r}")
 SHAPE_IS_A_NUMBER = Plural("placeholder {name!r}: shape=({size},) for a vector of {size} number (a shape is a tuple "
                            "of sizes), or shape=() for one number",
                            "placeholder {name!r}: shape=({size},) for a vector of {size} numbers (a shape is a tuple "

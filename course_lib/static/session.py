@@ -27,8 +27,8 @@ NOT_A_GRAPH = N_("Session(graph) runs a define-then-run graph (course_lib.static
 FETCH_OTHER_GRAPH = N_("fetch '{name}' belongs to another graph than this session's; create the Session with that "
                        "graph: Session(graph)")
 NO_TENSOR_NAMED = N_("no tensor named {name!r} in this graph; names are e.g. {names}")
-CANNOT_FETCH = N_("cannot fetch a {kind} ({value!r}): fetch a tensor of the graph or its name")
-FEED_DICT_NOT_A_DICT = N_("feed_dict must be a dict {form}, like {example}; got a {kind}")  # form, example: code
+CANNOT_FETCH = N_("cannot fetch {value!r} (type {kind}): fetch a tensor of the graph or its name")
+FEED_DICT_NOT_A_DICT = N_("feed_dict must be a dict {form}, like {example}; got a value of type {kind}")  # form, example: code
 FED_VALUE = Lazy("the value fed to '{name}'")  # what needs numbers, in ops.NOT_NUMBERS
 FED_SHAPE = N_("'{name}' expects {expected} but was fed shape {shape}; feed a value of that shape, or declare "
                "placeholder({name!r}, shape=None) to accept any")

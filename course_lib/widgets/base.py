@@ -251,7 +251,7 @@ _READ_WHOLE_TODO = {
 }
 
 
-NOT_TEXT = N_("expected typed text, got a {type}. {todo}")
+NOT_TEXT = N_("expected typed text, got a value of type {type}. {todo}")
 EMPTY_BOX = N_("the box is empty. {todo}")
 NOT_DIGITS = N_("{shown} is not a whole number: {why}. {todo}")
 TOO_MANY_DIGITS = N_("{shown} has {count} digits: far too many. {todo}")

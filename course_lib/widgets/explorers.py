@@ -18,7 +18,7 @@ import numpy as np
 from .. import render
 from .. import trace as tr
 from ..graph import short_value
-from ..i18n import N_, Plural, ngettext, number, say
+from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from ..ops import OPS
 from ..static import SymbolicBoolError
@@ -78,11 +78,11 @@ def finite_note(values: dict[str, Any]) -> str:
     bad = [k for k, v in values.items() if v is not None and not np.all(np.isfinite(np.asarray(v, dtype=float)))]
     if not bad:
         return ""
-    return ngettext("{names} is not a finite number (inf = too large / division by zero, nan = undefined, e.g. log "
-                    "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug.",
-                    "{names} are not finite numbers (inf = too large / division by zero, nan = undefined, e.g. log "
-                    "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug.",
-                    len(bad)).format(names=", ".join(bad))
+    return say(Plural("{names} is not a finite number (inf = too large / division by zero, nan = undefined, e.g. log "
+                      "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug.",
+                      "{names} are not finite numbers (inf = too large / division by zero, nan = undefined, e.g. log "
+                      "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug."),
+               names=", ".join(bad), n=len(bad))
 
 
 # why an op's result is not a finite number although its inputs are (the ops marked partial in ops.py, and overflow)
@@ -167,8 +167,8 @@ class _TwoGraphs(CourseWidget):
 
 VALUES_NOT_A_DICT = N_("values={values} is not a dict: pass each variable's starting value, like "
                        "values={{'x': 2.0}} (the sliders start at 1 for now).")
-NOT_TEXT = N_("an expression is text, like 'sin(x*w + 1)'; got a {type}")
-NOT_A_PROGRAM = N_("ControlFlowExplorer needs a program (a function of ops and inputs); got a {type}.")
+NOT_TEXT = N_("an expression is text, like 'sin(x*w + 1)'; got a value of type {type}")
+NOT_A_PROGRAM = N_("ControlFlowExplorer needs a program (a function of ops and inputs); got a value of type {type}.")
 NO_SUCH_INPUT = Plural("{name} has no input {input}; its only input is {inputs}",
                         "{name} has no input {input}; its inputs are {inputs}")  # n: how many inputs
 CLIPPED = N_("{problem} The slider goes from {low} to {high}.")
@@ -416,7 +416,7 @@ class ControlFlowExplorer(_TwoGraphs):
 
         def count(style: str) -> str:
             n = sizes[style]
-            return esc(ngettext("{n} node", "{n} nodes", n)).replace("{n}", f"<b>{n}</b>", 1)
+            return esc(Plural("{n} node", "{n} nodes").template({"n": n})).replace("{n}", f"<b>{n}</b>", 1)
 
         if "define-by-run" in sizes:
             parts.append(esc(_("define-by-run recorded {count} for {inputs} (only what ran)")).replace(

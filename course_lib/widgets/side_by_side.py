@@ -40,7 +40,7 @@ def share_width(panes: list[tuple[Any, float | None]]) -> None:
         box.layout.overflow = "hidden"  # long source lines scroll inside their box instead of widening the pane
 
 
-NOT_A_PROGRAM = N_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); got a {type}.")
+NOT_A_PROGRAM = N_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); got a value of type {type}.")
 SHOWING_STEP = N_("There are steps 0 to {n}; showing step {shown}.")
 
 
@@ -52,7 +52,7 @@ class SideBySide(CourseWidget):
 
     >>> from course_lib import programs
     >>> SideBySide(programs.affine_sin, {"x": 3.0, "w": 2.0})
-    SideBySide(affine_sin: define-then-run 22 steps, define-by-run 11 steps)
+    SideBySide(affine_sin: define-then-run steps=22, define-by-run steps=11)
     """
 
     def __init__(self, program: Callable[..., Any], inputs: dict[str, float] | None = None, *,
@@ -125,7 +125,7 @@ class SideBySide(CourseWidget):
         return boxes
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{k} {render.plural(len(v), 'step')}" for k, v in self.traces.items()) or "no traces"
+        parts = ", ".join(f"{k} steps={len(v)}" for k, v in self.traces.items()) or "no traces"
         return f"SideBySide({self.name}: {parts})"
 
     @property

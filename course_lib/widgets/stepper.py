@@ -182,7 +182,7 @@ class Controls:
         self.main = W.HBox([self.play, self.prev, self.next, self.slider], layout=wrap)
 
 
-NOT_A_TRACE = N_("Stepper needs a trace: trace.record(program, style, inputs); got a {type}.")
+NOT_A_TRACE = N_("Stepper needs a trace: trace.record(program, style, inputs); got a value of type {type}.")
 NO_EVENTS = N_("This trace has no events: the program defined and ran nothing, so there is nothing to step through.")
 LARGE_TRACE = N_("This trace is large, so stepping goes through the running kernel (it will not animate in an "
                  "exported page).")
@@ -196,7 +196,7 @@ class Stepper(CourseWidget):
     >>> from course_lib import trace, programs
     >>> s = Stepper(trace.record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0}))
     >>> s
-    Stepper(define-by-run, 11 steps)
+    Stepper(define-by-run, steps=11)
     >>> s.go(3); s.step
     3
     """
@@ -233,7 +233,7 @@ class Stepper(CourseWidget):
 
     def __repr__(self) -> str:
         style = getattr(self.trace, "style", "no trace")
-        return f"Stepper({style}, {render.plural(self._n, 'step')})"
+        return f"Stepper({style}, steps={self._n})"  # name=value: no plural to agree
 
     @property
     def step(self) -> int:

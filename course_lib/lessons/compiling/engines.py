@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...i18n import N_, ngettext
+from ...i18n import N_, Plural, say
 from ...i18n import gettext as _
 from ...measure import Measurement, measure
 from .chains import StaticChain, dynamic_chain
@@ -50,7 +50,7 @@ class EngineCosts:
     def table(self) -> Table:
         measured = (self.compile_s, self.static_run_s, self.dynamic_run_s, self.edit_and_run_s)
         pays = break_even(self.compile_s.median, self.static_run_s.median, self.dynamic_run_s.median)
-        head = ngettext("our engines, chain of {n} op", "our engines, chain of {n} ops", self.n).format(n=self.n)
+        head = say(Plural("our engines, chain of {n} op", "our engines, chain of {n} ops"), n=self.n)
         return Table([head, *TIMED],
                      [timed(_(label), m) for label, m in zip(ROWS, measured)] + [(_(ROWS[-1]), runs_text(pays), "", "")])
 

@@ -15,7 +15,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...i18n import N_, Lazy, Plural, Said, ngettext, number, say
+from ...i18n import N_, Lazy, Plural, Said, number, say
 from ...i18n import gettext as _
 from ...measure import Measurement, fmt_seconds, stamp
 
@@ -115,4 +115,4 @@ def runs_text(n: int | None) -> str:
 
 def runs_count(n: int) -> str:
     """``"1,234 runs"``, ``"1 run"``."""
-    return ngettext("{n} run", "{n} runs", n).format(n=number(n, spec=","))
+    return say(Plural("{n} run", "{n} runs", count="runs"), n=number(n, spec=","), runs=n)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...adapters.loader import load_tensorflow
 from ...adapters.quiet import captured
-from ...i18n import N_, ngettext
+from ...i18n import N_, Plural, say
 from ...i18n import gettext as _
 from ...measure import Measurement, first_calls, measure, once_each
 from .chains import X
@@ -82,5 +82,5 @@ def tf_function_costs(repeat: int = 5, progress: Progress | None = None) -> TFFu
 
 def after_new_shapes(n: int) -> str:
     """The trace count's label after ``n`` calls, each with a shape never seen: "after 3 calls with new shapes"."""
-    return ngettext("after {n} call with a new shape", "after {n} calls with new shapes", n).format(n=n)
+    return say(Plural("after {n} call with a new shape", "after {n} calls with new shapes"), n=n)
 
