@@ -6,6 +6,7 @@ import pytest
 
 from course_lib import programs
 from course_lib.i18n import Said
+from course_lib.lessons import exercises
 from course_lib.lessons import graph_checks as gc
 from course_lib.lessons.exercises import Exercise
 
@@ -21,7 +22,7 @@ def test_node_count_is_and_its_direction():
     assert check(13) == (True, "yes: 13 nodes")  # end to end, in English
     assert said(check(13)[1], gc.YES_NODES, n=13)
     assert said(check(14)[1], gc.TOO_MANY) and said(check(7)[1], gc.TOO_FEW) and not check(14)[0]
-    assert check(12.5)[0] is False and said(check("many")[1], gc.WHOLE_NUMBER_OF_NODES)
+    assert check(12.5)[0] is False and said(check("many")[1], exercises.NUMBER_OF["nodes"])
     static = gc.node_count_is(programs.branch_with_cond, "define-then-run", {"x": 1.0})
     assert static(gc.node_count(programs.branch_with_cond, "define-then-run", {"x": -1.0}))[0], "one graph for all"
 

@@ -317,7 +317,7 @@ def test_numbers_in_french_feedback_have_a_decimal_comma() -> None:
     assert far.msgid is ex5.WITH_N_CALLS
     why = ex5.break_even_runs().check(17).said
     assert "30 + 16 × 0,15\u00a0ms ≤ 17 × 2\u00a0ms" in why
-    assert ex6.padded_steps().check(20.5).said == "20,5 n'est pas la bonne réponse"
+    assert ex6.padded_steps().check(20.5).said == "répondez par un nombre entier de pas de la cellule"  # a count
     rule = ex3.tiny_mul_backward().check(swapped_backward).said
     assert rule.msgid is ex3.RULE_GIVES and rule.values["at"] == "x=3\u00a0; w=-2"
     check = graph_checks.local_value_is(programs.affine_sin, "z", {"x": 0.5, "w": 3.0})

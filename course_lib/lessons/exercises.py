@@ -27,7 +27,7 @@ notebook module speaks French after ``set_language("fr")``; a checker says its v
 
 >>> ex = Exercise("0.1", "How many nodes?", count_is(lambda: 6, "nodes", "6: x, w, 1, mul, add, sin"))
 >>> ex.check(True)
-Exercise 0.1: ✘ not yet — answer with a number of nodes. try again
+Exercise 0.1: ✘ not yet — answer with a whole number of nodes. try again
 >>> ex.check(6)
 Exercise 0.1: ✔ correct — 6: x, w, 1, mul, add, sin
 """
@@ -101,13 +101,15 @@ TRY_AGAIN = N_("try again")
 WELL_DONE = N_("well done")
 COULD_NOT_CHECK = N_("could not check this answer ({error}: {text})")
 # The shared validators' verdicts.
-ANSWER_WITH_A_NUMBER_OF = N_("answer with a number of {unit}")
-#: "answer with a number of ..." for the units of the course's "how many?" questions, each a whole message (French
-#: elides "de" before a vowel: "un nombre d'opérations").
-NUMBER_OF = {"nodes": N_("answer with a number of nodes"), "graphs": N_("answer with a number of graphs"),
-             "traces": N_("answer with a number of traces"), "ops": N_("answer with a number of ops"),
-             "operations": N_("answer with a number of operations")}
-ANSWER_WITH_A_NUMBER = N_("answer with a number")
+ANSWER_WITH_A_NUMBER_OF = N_("answer with a whole number of {unit}")
+#: "answer with a whole number of ..." for the units of the course's "how many?" questions, each a whole message
+#: (French elides "de" before a vowel: "un nombre entier d'opérations").
+NUMBER_OF = {"nodes": N_("answer with a whole number of nodes"), "graphs": N_("answer with a whole number of graphs"),
+             "traces": N_("answer with a whole number of traces"), "ops": N_("answer with a whole number of ops"),
+             "operations": N_("answer with a whole number of operations"),
+             "calls": N_("answer with a whole number of calls"),
+             "cell steps": N_("answer with a whole number of cell steps")}
+ANSWER_WITH_A_NUMBER = N_("answer with a whole number")
 NOT_IT = N_("{answer} is not it")
 NOT_QUITE = N_("not quite")
 # Verdicts several exercise modules say: one message each, defined here.
@@ -423,27 +425,35 @@ def names(answer: Any) -> set[str] | None:
         return None
 
 
-def count_is(truth: Callable[[], float], unit: str, explain: str | Callable[[float], str]) -> Checker:
-    """A checker for "how many ... ?": the answer must be a number (else: "answer with a number of ``unit``") equal
-    to ``truth()``, computed when the answer is checked; ``explain`` (a message, or a function of the truth that
-    says one) says why. The verdicts are course messages (:data:`NOT_IT`, :data:`NUMBER_OF`...), in the language of
-    the moment of the check.
+def count_is(truth: Callable[[], int], unit: str, explain: str | Callable[[int], str],
+             mistake: Callable[[int, int], Said | None] | None = None) -> Checker:
+    """The checker of every "how many ... ?" of the course: the answer must be a whole number (else: "answer with a
+    whole number of ``unit``") equal to ``truth()``, computed when the answer is checked; ``explain`` (a message, or
+    a function of the truth that says one) says why. A wrong count gets ``mistake(given, truth)``, a verdict aimed
+    at the mistake it reveals (too few, one short, the total instead of a part...), or, when that is None or there
+    is no ``mistake``, :data:`NOT_IT`. The verdicts are course messages, in the language of the moment of the check.
 
     >>> check = count_is(lambda: 3, "traces", lambda t: f"{t} traces")
-    >>> check(3), check(4), check("three")
-    ((True, '3 traces'), (False, '4 is not it'), (False, 'answer with a number of traces'))
+    >>> check(3), check(4)
+    ((True, '3 traces'), (False, '4 is not it'))
+    >>> check(2.5)[1] == check("three")[1] == 'answer with a whole number of traces'
+    True
+    >>> fewer = count_is(lambda: 3, "traces", "three", mistake=lambda got, truth: "too few" if got < truth else None)
+    >>> fewer(2), fewer(5)
+    ((False, 'too few'), (False, '5 is not it'))
     """
 
     def check(answer: Any) -> tuple[bool, str]:
-        given = number(answer)
+        given = whole_number(answer)
         if given is None:
             if not unit:
                 return False, say(ANSWER_WITH_A_NUMBER)
             return False, say(NUMBER_OF[unit]) if unit in NUMBER_OF else say(ANSWER_WITH_A_NUMBER_OF, unit=unit)
         value = truth()
-        if same(given, value):
+        if given == value:
             return True, explain(value) if callable(explain) else shown(explain)
-        return False, say(NOT_IT, answer=i18n.number(answer, spec=""))
+        verdict = mistake(given, value) if mistake is not None else None
+        return False, verdict if verdict is not None else say(NOT_IT, answer=i18n.number(given, spec=""))
 
     return check
 

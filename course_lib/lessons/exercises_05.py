@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from .. import i18n
-from ..i18n import N_, Plural, say
+from ..i18n import N_, Plural, Said, say
 from .compiling import StaticChain, break_even
-from .exercises import A_LIST_OF_SPECS, NOT_IT, TF_REFUSED_IT, Exercise, choice, whole_number
+from .exercises import A_LIST_OF_SPECS, TF_REFUSED_IT, Exercise, choice, count_is
 
 __all__ = ["BREAK_EVEN", "EXTENSION_CHOICES", "REVEALS", "SHAPES", "batch_letter", "break_even_runs",
            "compile_scenario", "extension_choice", "input_signature", "static_compiles", "torch_graphs",
@@ -30,14 +30,12 @@ __all__ = ["BREAK_EVEN", "EXTENSION_CHOICES", "REVEALS", "SHAPES", "batch_letter
 BREAK_EVEN = {"first call": 30e-3, "later call": 150e-6, "eager call": 2e-3}
 
 # The verdicts (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
-WHOLE_NUMBER = N_("answer with a whole number")
 COMPILES_WHY = N_("one compile for the first run, one per edit; runs of an unchanged graph reuse the plan")
 PLAN_CACHED = N_("a run of an unchanged graph does not compile: the plan is cached")
 TRACES_WHY = N_("a new shape traces; a new Python number traces (it is baked into the graph as a constant); a tensor "
                 "k is an input, so a new value of it does not")
 TOO_FEW_TRACES = N_("too few: one of the calls you counted as 'same' brings a new signature")
 TOO_MANY_TRACES = N_("too many: the same shapes and dtypes with new tensor values reuse the graph")
-WHOLE_NUMBER_OF_CALLS = N_("answer with a whole number of calls")
 BREAK_EVEN_WHY = N_("{n} calls: {first} + {rest} × {later} ms ≤ {n} × {eager} ms, and one call fewer is not enough")
 ONE_SHORT = N_("one short: at that count the compiled calls still take a little longer")
 WITH_N_CALLS = Plural("with {n} call, compiled takes {compiled} s, eager {eager} s",
@@ -71,17 +69,10 @@ def compile_scenario() -> int:
 def static_compiles() -> Exercise:
     """05.1: compiles after 1,000 runs, three edits (each followed by a run) and ten more runs."""
 
-    def check(answer: Any) -> tuple[bool, str]:
-        truth = compile_scenario()
-        got = whole_number(answer)
-        if got is None:
-            return False, say(WHOLE_NUMBER)
-        if got == truth:
-            return True, say(COMPILES_WHY)
-        if got > 100:
-            return False, say(PLAN_CACHED)
-        return False, say(NOT_IT, answer=got)
+    def mistake(got: int, truth: int) -> Said | None:
+        return say(PLAN_CACHED) if got > 100 else None  # a compile per run
 
+    check = count_is(compile_scenario, "", COMPILES_WHY, mistake)
     return Exercise("05.1", N_("How many times has the session compiled?"), check,
                     hints=[N_("which calls change the graph, or ask for something new? only those compile"),
                            N_("the first run compiles; each add_node() changes the graph; plain runs reuse the plan")])
@@ -106,17 +97,10 @@ def trace_scenario() -> int:
 def trace_count() -> Exercise:
     """05.2: predict ``experimental_get_tracing_count()`` after :func:`trace_scenario` (printed in the notebook)."""
 
-    def check(answer: Any) -> tuple[bool, str]:
-        truth = trace_scenario()
-        got = whole_number(answer)
-        if got is None:
-            return False, say(WHOLE_NUMBER)
-        if got == truth:
-            return True, say(TRACES_WHY)
-        if got < truth:
-            return False, say(TOO_FEW_TRACES)
-        return False, say(TOO_MANY_TRACES)
+    def mistake(got: int, truth: int) -> Said:
+        return say(TOO_FEW_TRACES if got < truth else TOO_MANY_TRACES)
 
+    check = count_is(trace_scenario, "graphs", TRACES_WHY, mistake)
     return Exercise("05.2", N_("How many graphs has the tf.function traced?"), check,
                     hints=[N_("a call traces when its signature is new: tensor shapes and dtypes, and Python values"),
                            N_("go call by call: 1, same, new shape, new Python value, tensor instead of float, "
@@ -131,19 +115,16 @@ def break_even_runs() -> Exercise:
     def ms(seconds: float) -> str:
         return i18n.number(seconds * 1e3, spec="g")
 
-    def check(answer: Any) -> tuple[bool, str]:
-        truth = break_even(first - later, later, eager)
-        got = whole_number(answer)
-        if got is None:
-            return False, say(WHOLE_NUMBER_OF_CALLS)
-        if got == truth:
-            return True, say(BREAK_EVEN_WHY, n=truth, first=ms(first), rest=truth - 1, later=ms(later),
-                             eager=ms(eager))
-        if got == truth - 1:
-            return False, say(ONE_SHORT)
-        return False, say(WITH_N_CALLS, n=got, compiled=i18n.number(first + (got - 1) * later, spec=".4g"),
-                          eager=i18n.number(got * eager, spec=".4g"))
+    def why(truth: int) -> Said:
+        return say(BREAK_EVEN_WHY, n=truth, first=ms(first), rest=truth - 1, later=ms(later), eager=ms(eager))
 
+    def mistake(got: int, truth: int) -> Said:
+        if got == truth - 1:
+            return say(ONE_SHORT)
+        return say(WITH_N_CALLS, n=got, compiled=i18n.number(first + (got - 1) * later, spec=".4g"),
+                   eager=i18n.number(got * eager, spec=".4g"))
+
+    check = count_is(lambda: break_even(first - later, later, eager), "calls", why, mistake)
     return Exercise("05.3", N_("After how many calls does the tf.function pay off?"), check,
                     hints=[N_("n calls cost first + (n - 1) × later compiled, and n × eager eagerly"),
                            N_("solve first + (n - 1) × later ≤ n × eager for the smallest whole n")])
@@ -194,19 +175,12 @@ def torch_scenario() -> int:
 def torch_graphs() -> Exercise:
     """05.5: graphs captured by ``torch.compile`` for tensors of the shapes :data:`SHAPES`."""
 
-    def check(answer: Any) -> tuple[bool, str]:
-        truth = torch_scenario()
-        got = whole_number(answer)
-        if got is None:
-            return False, say(WHOLE_NUMBER)
-        if got == truth:
-            return True, say(DYNAMO_WHY)
+    def mistake(got: int, truth: int) -> Said | None:
         if got == len(set(SHAPES)):
-            return False, say(ONE_PER_SHAPE)
-        if got < truth:
-            return False, say(TOO_FEW_GRAPHS)
-        return False, say(NOT_IT, answer=got)
+            return say(ONE_PER_SHAPE)
+        return say(TOO_FEW_GRAPHS) if got < truth else None
 
+    check = count_is(torch_scenario, "graphs", DYNAMO_WHY, mistake)
     return Exercise("05.5", N_("How many graphs does torch.compile capture?"), check,
                     hints=[N_("the first call captures a graph for exactly the shape it saw"),
                            N_("go call by call: which dimension changes, and has it changed before?")])

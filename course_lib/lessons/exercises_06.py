@@ -18,10 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import i18n
-from ..i18n import N_, Plural, say
+from ..i18n import N_, Plural, Said, say
 from . import sequences as sq
-from .exercises import A_LIST_OF_SPECS, NOT_IT, TF_REFUSED_IT, Exercise, choice, number
+from .exercises import A_LIST_OF_SPECS, NOT_IT, TF_REFUSED_IT, Exercise, choice, count_is
 
 __all__ = [
     "BUCKET_LENGTHS",
@@ -48,7 +47,6 @@ BUCKET_TARGET = 35
 PACKED_LENGTHS = [5, 2, 3]
 
 # The verdicts (course messages, said when the answer is checked; a test reads which one: ``.msgid``).
-WHOLE_NUMBER_OF_STEPS = N_("answer with a whole number of cell steps")
 PADDED_WHY = N_("{batch} × {longest} = {total} steps, {real} on words")
 EVERY_STEP = N_("that is every step of the padded batch; how many of them are on padding?")
 REAL_WORDS = N_("that is the number of real words; the question asks for the padding")
@@ -75,20 +73,16 @@ STEPS_OF_LONGEST = N_("there is one number per time step, and the longest senten
 def padded_steps() -> Exercise:
     """06.1: cell steps spent on padding when :data:`PADDED_LENGTHS` are padded to the longest."""
 
-    def check(answer: Any) -> tuple[bool, str]:
-        count = sq.padding_count(PADDED_LENGTHS)
-        got = number(answer)
-        if got is None:
-            return False, say(WHOLE_NUMBER_OF_STEPS)
-        if got == count.padded:
-            return True, say(PADDED_WHY, batch=len(PADDED_LENGTHS), longest=max(PADDED_LENGTHS), total=count.total,
-                             real=count.real)
-        if got == count.total:
-            return False, say(EVERY_STEP)
-        if got == count.real:
-            return False, say(REAL_WORDS)
-        return False, say(NOT_IT, answer=i18n.number(got, spec="g"))
+    count = sq.padding_count(PADDED_LENGTHS)
 
+    def why(padded: int) -> Said:
+        return say(PADDED_WHY, batch=len(PADDED_LENGTHS), longest=max(PADDED_LENGTHS), total=count.total,
+                   real=count.real)
+
+    def mistake(got: int, padded: int) -> Said | None:
+        return {count.total: say(EVERY_STEP), count.real: say(REAL_WORDS)}.get(got)
+
+    check = count_is(lambda: count.padded, "cell steps", why, mistake)
     return Exercise("06.1", N_("How many cell steps run on padding?"), check,
                     hints=[N_("every sentence runs as many steps as the longest one"),
                            N_("padded steps = batch size × longest length − total words")])

@@ -18,10 +18,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .. import i18n
-from ..i18n import N_, Plural, say
+from ..i18n import N_, Plural, Said, say
 from . import fold, tree_rnn, trees
-from .exercises import NOT_IT, NUMBER_OF, Exercise, choice, count_is, number
+from .exercises import Exercise, choice, count_is
 
 __all__ = ["BALANCED", "CHAIN", "FOLD_CHOICES", "OPS_TEXT", "REVEALS", "SENTENCES", "batched_ops", "fold_batches",
            "fold_choice", "fold_verdict", "graphs_needed", "ops_recorded", "tallest_tree"]
@@ -117,19 +116,19 @@ def batched_ops() -> Exercise:
         b = [*a, trees.parse(CHAIN)]
         return fold.op_counts(a).by_depth, fold.op_counts(b).by_depth, fold.op_counts([trees.parse(CHAIN)]).per_node
 
-    def check(answer: Any) -> tuple[bool, str]:
-        ops_a, ops_b, chain_alone = counts()
-        got = number(answer)
-        if got is None:
-            return False, say(NUMBER_OF["operations"])
-        if got == ops_b - ops_a:
-            return True, say(BATCHED_WHY, n=ops_b - ops_a, level_ops=fold.LEVEL_OPS,
-                             tall=trees.parse(CHAIN).binarized().height, short=trees.parse(BALANCED).binarized().height)
-        if got == ops_b:
-            return False, say(WHOLE_COUNT)
-        if got == chain_alone:
-            return False, say(ONE_NODE_AT_A_TIME)
-        return False, say(NOT_IT, answer=i18n.number(got, spec="g"))
+    def why(more: int) -> Said:
+        return say(BATCHED_WHY, n=more, level_ops=fold.LEVEL_OPS, tall=trees.parse(CHAIN).binarized().height,
+                   short=trees.parse(BALANCED).binarized().height)
+
+    def mistake(got: int, more: int) -> Said | None:
+        _ops_a, ops_b, chain_alone = counts()
+        return {ops_b: say(WHOLE_COUNT), chain_alone: say(ONE_NODE_AT_A_TIME)}.get(got)
+
+    def more() -> int:
+        ops_a, ops_b, _chain_alone = counts()
+        return ops_b - ops_a
+
+    check = count_is(more, "operations", why, mistake)
 
     return Exercise("07.4", say(N_("Batch A: {copies} copies of {balanced}. Batch B: batch A plus one {chain}. Each "
                                    "level of the batched-by-depth run costs {n} ops. How many more ops does batch B's "

@@ -28,7 +28,7 @@ from .. import trace as tr
 from ..i18n import N_, Plural, say
 from ..i18n import gettext as _
 from .debugging import locals_at_return
-from .exercises import PASS_YOUR_FUNCTION, Checker, and_list, number, pairs
+from .exercises import PASS_YOUR_FUNCTION, Checker, and_list, count_is, number, pairs
 
 __all__ = [
     "Checker",
@@ -48,7 +48,6 @@ __all__ = [
 # The verdicts (course messages: a test reads which one was said, ``.msgid``, in any language).
 NOT_READABLE = N_("this is not a Python function whose arguments can be read")
 FIRST_ARGUMENT_OPS = N_("a program's first argument is `ops` and then its inputs: {example}")
-WHOLE_NUMBER_OF_NODES = N_("answer with a whole number of nodes")
 YES_NODES = N_("yes: {n} nodes")
 TOO_MANY = N_("too many")
 TOO_FEW = N_("too few")
@@ -143,16 +142,8 @@ def _is_program(answer: Any) -> tuple[bool, str]:
 def node_count_is(program: Callable[..., Any], style: str, inputs: dict[str, float]) -> Checker:
     """Answer: a whole number, the node count of ``program`` in ``style`` at ``inputs``."""
 
-    def check(answer: Any) -> tuple[bool, str]:
-        n = node_count(program, style, inputs)
-        guess = number(answer)
-        if guess is None or guess != int(guess):
-            return False, say(WHOLE_NUMBER_OF_NODES)
-        if guess == n:
-            return True, say(YES_NODES, n=n)
-        return False, say(TOO_MANY) if guess > n else say(TOO_FEW)
-
-    return check
+    return count_is(lambda: node_count(program, style, inputs), "nodes", lambda n: say(YES_NODES, n=n),
+                    lambda guess, n: say(TOO_MANY if guess > n else TOO_FEW))
 
 
 def graph_changes_between(inputs_a: dict[str, float], inputs_b: dict[str, float]) -> Checker:
