@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -32,11 +33,11 @@ from . import ops as _ops
 from .i18n import N_, Lazy, say
 
 _OPS, _NUMPY = _ops.OPS, _ops.NUMPY  # the table (ops registered later appear in it too)
+_PARENTS, _ID = operator.attrgetter("_parents"), operator.attrgetter("_id")  # a tensor's record, for graph's walks
 _F64 = np.dtype(np.float64)
 
 __all__ = ["Parameter", "ShapeError", "Tensor", "apply", "cond", "constant", "function", "is_grad_enabled", "no_grad",
            "observe"]
-__all__.extend(_ops.functions())  # dy.sin, dy.matmul ...: see __getattr__ at the end
 
 _counter = itertools.count()  # creation order: the node ids of the recorded graph
 _grad_enabled = True
@@ -186,60 +187,8 @@ class Tensor:
         return out
 
     # ------------------------------------------------------------------ ops (forward and derivative: course_lib.ops)
-    def __add__(self, other: Any) -> Tensor:
-        return apply("add", self, other)
-
-    def __sub__(self, other: Any) -> Tensor:
-        return apply("sub", self, other)
-
-    def __mul__(self, other: Any) -> Tensor:
-        return apply("mul", self, other)
-
-    def __truediv__(self, other: Any) -> Tensor:
-        return apply("div", self, other)
-
-    def __matmul__(self, other: Any) -> Tensor:
-        return apply("matmul", self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        return apply("add", other, self)
-
-    def __rsub__(self, other: Any) -> Tensor:
-        return apply("sub", other, self)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        return apply("mul", other, self)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        return apply("div", other, self)
-
-    def __rmatmul__(self, other: Any) -> Tensor:
-        return apply("matmul", other, self)
-
-    def __neg__(self) -> Tensor:
-        return apply("neg", self)
-
-    def __pow__(self, p: Any) -> Tensor:
-        if isinstance(p, Tensor) or not np.isscalar(p):
-            raise TypeError(say(POW_NEEDS_NUMBER))
-        return apply("pow", self, p=float(p))
-
-    def __rpow__(self, other: Any) -> Tensor:
-        raise TypeError(say(TENSOR_EXPONENT))
-
-    # comparisons give 0/1 tensors without gradient, usable in a Python `if` (as in PyTorch)
-    def __gt__(self, other: Any) -> Tensor:
-        return apply("greater", self, other)
-
-    def __lt__(self, other: Any) -> Tensor:
-        return apply("less", self, other)
-
-    def __ge__(self, other: Any) -> Tensor:
-        return apply("greater_equal", self, other)
-
-    def __le__(self, other: Any) -> Tensor:
-        return apply("less_equal", self, other)
-
+    # + - * / ** @, unary -, and the comparisons > < >= <= (0/1 tensors without gradient, usable in a Python `if`,
+    # as in PyTorch): methods made from the op table's spellings (ops.install_operators, at the end of this module)
     __hash__ = object.__hash__  # tensors are used as dict keys (e.g. feeds) by identity
 
     def __getattr__(self, name: str) -> Callable[..., Tensor]:
@@ -253,8 +202,9 @@ class Tensor:
     def backward(self, grad: Any = None, on_grad: Callable[[Tensor, np.ndarray], None] | None = None) -> None:
         """Reverse-mode autodiff from this tensor; leaves' ``.grad`` accumulate (``+=``), as in PyTorch.
 
-        Iterative: the topological order comes from an explicit stack, so a 10,000-op chain is fine.
-        ``on_grad(tensor, gradient)`` is called once per tensor, in the order gradients become final.
+        The order is the graph's one topological order (:func:`course_lib.graph.topological`), outputs first:
+        reverse creation order, as the static engine's ``gradients`` goes; iterative, so a 100,000-op chain is
+        fine. ``on_grad(tensor, gradient)`` is called once per tensor, in the order gradients become final.
         """
         if not self.requires_grad:
             raise RuntimeError(say(NOTHING_RECORDED))
@@ -272,7 +222,7 @@ class Tensor:
     def _backpropagate(self, grads: dict[int, np.ndarray],
                        on_grad: Callable[[Tensor, np.ndarray], None] | None) -> None:
         """Each tensor, outputs first, hands its gradient to its parents through its op's local derivative."""
-        for t in reversed(self._topological()):
+        for t in reversed(ir.topological([self], _PARENTS, _ID)):
             g = grads.pop(t._id, None)
             if g is None:
                 continue
@@ -284,23 +234,6 @@ class Tensor:
             for parent, pg in zip(t._parents, t._backward(g)):  # type: ignore[misc]
                 if pg is not None and parent.requires_grad:
                     grads[parent._id] = grads[parent._id] + pg if parent._id in grads else pg
-
-    def _topological(self) -> list[Tensor]:
-        """Every recorded tensor this one depends on, each after its parents (iterative post-order DFS)."""
-        order: list[Tensor] = []
-        seen: set[int] = set()  # ids only; the order comes from the list, so output is deterministic
-        stack: list[tuple[Tensor, bool]] = [(self, False)]
-        while stack:
-            t, expanded = stack.pop()
-            if expanded:
-                order.append(t)
-                continue
-            if t._id in seen:
-                continue
-            seen.add(t._id)
-            stack.append((t, True))
-            stack.extend((p, False) for p in reversed(t._parents) if p._id not in seen)
-        return order
 
     def zero_grad(self) -> None:
         self.grad = None
@@ -339,15 +272,7 @@ class Tensor:
     def history(self) -> list[Tensor]:
         """Every tensor this one was computed from, itself included, in creation order (constants too, which
         ``backward`` skips): the nodes of :meth:`graph`, in the same order."""
-        seen: dict[int, Tensor] = {}
-        stack = [self]
-        while stack:
-            t = stack.pop()
-            if t._id in seen:
-                continue
-            seen[t._id] = t
-            stack.extend(t._parents)
-        return sorted(seen.values(), key=lambda t: t._id)
+        return ir.ancestors([self], _PARENTS, _ID)
 
 
 def Parameter(data: Any, name: str | None = None) -> Tensor:
@@ -419,15 +344,8 @@ def function(name: str) -> Callable[..., Tensor]:
     return f
 
 
-def __getattr__(name: str) -> Callable[..., Tensor]:
-    # an op registered after this module was imported is a function here too
-    op = _ops.OPS.get(name)
-    if op is None or op.role != "function":
-        raise AttributeError(f"module 'course_lib.dynamic' has no attribute {name!r}")
-    return function(name)
-
-
-globals().update({_name: function(_name) for _name in _ops.functions()})  # dy.sin, dy.matmul ...
+_ops.install_operators(Tensor, apply)  # t + 1, t ** 2, t > 0 ...
+_ops.install_functions(globals(), function)  # dy.sin, dy.matmul ... (and any op registered later)
 
 
 def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> Any:

@@ -1,11 +1,12 @@
 """A safe parser for expressions typed into widgets: text → a program both engines can run. Never ``eval``.
 
 The text is parsed by Python's own parser (``ast.parse``) and then *checked against a whitelist*: numbers,
-variable names, ``+ - * / ** @``, unary ``-``/``+``, parentheses and calls of the course's op functions with one
-argument. Everything else (attributes, subscripts, lambdas, comprehensions, conditional expressions, keywords,
+variable names, the operators of the op table (``+ - * / ** @``, unary ``-``; Python's unary ``+`` changes
+nothing), parentheses and calls of the course's op functions with one argument. Everything else (attributes, subscripts, lambdas, comprehensions, conditional expressions, keywords,
 strings...) is refused with an :class:`ExpressionError` that gives the position and a hint. The accepted tree is
 turned into a postfix list of instructions and *interpreted* by :meth:`Expression.program` — so no text ever
-becomes code.
+becomes code. Which operators exist, and what they mean, comes from :data:`course_lib.ops.OPS` (each op's
+:class:`~course_lib.ops.Spelling`): an operator registered there can be typed here with no edit.
 
 >>> e = parse("sin(x * w + 1)")
 >>> e.variables
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +34,6 @@ RESERVED = ("ops",)  # the first argument of every program
 MAX_LENGTH = 500
 MAX_NODES = 2000
 MAX_VARIABLES = 12
-
-_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow", ast.MatMult: "matmul"}
 
 # ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
 AT_COLUMN = N_(" at column {column}")  # after a message, where the problem is (1-based)
@@ -52,7 +52,7 @@ REFUSED = {  # a kind of Python syntax an expression may not use -> why
     ast.Starred: N_("* unpacking is not allowed"), ast.NamedExpr: N_("assignment (:=) is not allowed"),
     ast.Await: N_("await is not allowed"),
 }
-ALLOWED = N_("use numbers, names, + - * / ** @ and the functions {functions}")  # the hint of a refused syntax
+ALLOWED = N_("use numbers, names, {operators} and the functions {functions}")  # the hint of a refused syntax
 NO_VALUE = N_("no value given for {names}")
 MATMUL_OF_NUMBERS = N_("@ needs vectors or matrices, not numbers")
 MULTIPLY_NUMBERS = N_("use * to multiply numbers")
@@ -70,7 +70,7 @@ FEWER_NAMES = N_("use fewer names so every variable gets a slider")
 ONLY_NUMBERS_NOT_TEXT = N_("only numbers are allowed, not text ({value!r})")
 ONLY_NUMBERS = N_("only numbers are allowed, not {kind} ({value!r})")
 OPERATOR = N_("the operator {name} is not allowed")
-OPERATORS_ALLOWED = N_("allowed: + - * / ** @")
+OPERATORS_ALLOWED = N_("allowed: {operators}")  # operators: + - * / ** @ (the table's)
 CALL_BY_NAME = N_("only the op functions can be called, by name")
 UNKNOWN_FUNCTION = N_("unknown function {name!r}")
 THE_FUNCTIONS = N_("the functions are {functions}")
@@ -124,32 +124,14 @@ class Expression:
 
     text: str
     variables: list[str]
-    code: tuple[tuple[str, Any], ...]  # ("num", v) | ("var", name) | ("call", fn) | ("bin", op) | ("neg", None)
+    code: tuple[tuple[str, Any], ...]  # ("num", v) | ("var", name) | ("call", fn) | ("op", op name)
 
     def program(self, ops: Any, **values: Any) -> Any:
         """Run the expression with an ``ops`` namespace (``course_lib.static`` or ``course_lib.dynamic``)."""
         missing = [v for v in self.variables if v not in values]
         if missing:
             raise ExpressionError(say(NO_VALUE, names=", ".join(missing)))
-        stack: list[Any] = []
-        for kind, arg in self.code:
-            if kind == "num":
-                stack.append(arg)
-            elif kind == "var":
-                stack.append(values[arg])
-            elif kind == "neg":
-                stack.append(-stack.pop())
-            elif kind == "call":
-                stack.append(getattr(ops, arg)(stack.pop()))
-            elif kind == "pow":
-                base = stack.pop()
-                with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # 2 ** 10000 is inf, as numpy
-                    stack.append((np.float64(base) if isinstance(base, float) else base) ** arg)
-            else:
-                b, a = stack.pop(), stack.pop()
-                stack.append(_numbers(arg, a, b) if isinstance(a, float) and isinstance(b, float) else
-                             _apply(arg, a, b))
-        return stack[0]
+        return _run(self.code, ops, values)
 
     def __call__(self, ops: Any, **values: Any) -> Any:
         return self.program(ops, **values)
@@ -160,24 +142,32 @@ class Expression:
         return [f"def program({', '.join(['ops'] + self.variables)}):", f"    return {self.text.strip()}"]
 
 
-def _numbers(op: str, a: float, b: float) -> np.float64:
-    """An operation on two plain numbers gives what numpy gives (1/0 = inf, 0/0 = nan), never a Python error."""
-    if op == "matmul":
-        raise ExpressionError(say(MATMUL_OF_NUMBERS), hint=say(MULTIPLY_NUMBERS))
-    with np.errstate(all="ignore"):
-        return _apply(op, np.float64(a), np.float64(b))
-
-
-def _apply(op: str, a: Any, b: Any) -> Any:
-    if op == "add":
-        return a + b
-    if op == "sub":
-        return a - b
-    if op == "mul":
-        return a * b
-    if op == "div":
-        return a / b
-    return a @ b
+def _run(code: Sequence[tuple[str, Any]], ops: Any, values: dict[str, Any]) -> Any:
+    """The one interpreter of the postfix code: an operator is applied as Python spells it (``operator.__add__``
+    dispatches to the operands' methods, which the engines get from the op table); two plain numbers give what
+    numpy gives (1/0 = inf, 2 ** 10000 = inf), never a Python error."""
+    stack: list[Any] = []
+    for kind, arg in code:
+        if kind == "num":
+            stack.append(arg)
+        elif kind == "var":
+            stack.append(values[arg])
+        elif kind == "call":
+            stack.append(getattr(ops, arg)(stack.pop()))
+        else:
+            op = _ops.OPS[arg]
+            spelling = op.spelling
+            assert spelling is not None  # only spelled ops are in the code
+            operands = op.arity + (spelling.number_only is not None)  # x ** p: p is an operand of the operator
+            args = [stack.pop() for _ in range(operands)][::-1]
+            if all(isinstance(a, float) for a in args):  # numpy's float64 is a float too
+                if arg == "matmul":
+                    raise ExpressionError(say(MATMUL_OF_NUMBERS), hint=say(MULTIPLY_NUMBERS))
+                with np.errstate(all="ignore"):
+                    stack.append(spelling.python(*map(np.float64, args)))
+            else:
+                stack.append(spelling.python(*args))
+    return stack[0]
 
 
 def parse(text: Any) -> Expression:
@@ -223,17 +213,18 @@ def _col(node: ast.AST, lead: int) -> int | None:
 def _check(node: ast.AST, lead: int) -> None:
     for bad, why in REFUSED.items():
         if isinstance(node, bad):
-            raise ExpressionError(say(why), _col(node, lead), say(ALLOWED, functions=", ".join(functions())))
+            raise ExpressionError(say(why), _col(node, lead), say(ALLOWED, operators=" ".join(_ops.operators()),
+                                                                  functions=", ".join(functions())))
     if isinstance(node, ast.Constant):
         v = node.value
         if isinstance(v, str):
             raise ExpressionError(say(ONLY_NUMBERS_NOT_TEXT, value=v), _col(node, lead))
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise ExpressionError(say(ONLY_NUMBERS, kind=type(v).__name__, value=v), _col(node, lead))
-    elif isinstance(node, ast.BinOp) and type(node.op) not in _BINOPS:
-        raise ExpressionError(say(OPERATOR, name=type(node.op).__name__), _col(node, lead), say(OPERATORS_ALLOWED))
-    elif isinstance(node, ast.UnaryOp) and not isinstance(node.op, (ast.USub, ast.UAdd)):
-        raise ExpressionError(say(OPERATOR, name=type(node.op).__name__), _col(node, lead))
+    elif isinstance(node, (ast.BinOp, ast.UnaryOp)) and _ops.spelled(type(node.op)) is None \
+            and not isinstance(node.op, ast.UAdd):
+        raise ExpressionError(say(OPERATOR, name=type(node.op).__name__), _col(node, lead),
+                              say(OPERATORS_ALLOWED, operators=" ".join(_ops.operators())))
     elif isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name):
             raise ExpressionError(say(CALL_BY_NAME), _col(node, lead))
@@ -266,22 +257,23 @@ def _postfix(root: ast.AST, lead: int) -> tuple[list[tuple[str, Any]], list[str]
     while stack:
         node, done = stack.pop()
         if isinstance(node, ast.BinOp):
+            op = _ops.spelled(type(node.op))  # _check let only the table's operators in
+            assert op is not None
+            number_only = op.spelling is not None and op.spelling.number_only is not None
             if not done:
                 stack.append((node, True))
-                if isinstance(node.op, ast.Pow):
-                    stack.append((node.left, False))
-                else:
-                    stack.extend([(node.right, False), (node.left, False)])
-            elif isinstance(node.op, ast.Pow):
-                code.append(("pow", _constant_exponent(node.right, lead)))
+                # x ** p: p is the op's attribute, a number known now; otherwise both sides are operands
+                stack.extend([(node.left, False)] if number_only else [(node.right, False), (node.left, False)])
             else:
-                code.append(("bin", _BINOPS[type(node.op)]))
+                if number_only:
+                    code.append(("num", _constant_exponent(node.right, lead)))
+                code.append(("op", op.name))
         elif isinstance(node, ast.UnaryOp):
             if not done:
                 stack.append((node, True))
                 stack.append((node.operand, False))
-            elif isinstance(node.op, ast.USub):
-                code.append(("neg", None))
+            elif not isinstance(node.op, ast.UAdd):  # +x is x
+                code.append(("op", _ops.spelled(type(node.op)).name))  # type: ignore[union-attr]  # checked
         elif isinstance(node, ast.Call):
             if not done:
                 stack.append((node, True))
@@ -315,22 +307,12 @@ def _float(value: float) -> float:
 
 
 def _constant_exponent(node: ast.AST, lead: int) -> float:
-    """An exponent must be a number (it may be written as an expression of numbers, e.g. ``x ** (1/2)``)."""
+    """An exponent must be a number (it may be written as an expression of numbers, e.g. ``x ** (1/2)``): its code
+    is run now by the one interpreter, :func:`_run`."""
     sub, names = _postfix(node, lead)
     if names or any(k == "call" for k, _ in sub):
         raise ExpressionError(say(EXPONENT), _col(node, lead), say(VARIABLE_EXPONENT))
-    stack: list[float] = []
-    with np.errstate(all="ignore"):
-        for kind, arg in sub:
-            if kind == "num":
-                stack.append(arg)
-            elif kind == "neg":
-                stack.append(-stack.pop())
-            elif kind == "pow":
-                stack.append(float(np.power(stack.pop(), arg)))
-            else:
-                b, a = stack.pop(), stack.pop()
-                if arg == "matmul":
-                    raise ExpressionError(say(MATMUL_OF_NUMBERS), _col(node, lead))
-                stack.append(float(np.divide(a, b)) if arg == "div" else float(_apply(arg, np.float64(a), b)))
-    return stack[0]
+    try:
+        return float(_run(sub, None, {}))
+    except ExpressionError as e:  # @ of two numbers: said where it is
+        raise ExpressionError(e.message, _col(node, lead), e.hint) from None

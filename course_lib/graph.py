@@ -8,7 +8,8 @@ Determinism is a design rule, not an accident:
 
 * a node's ``id`` is a creation counter (0, 1, 2, ...), never ``id()``, so the same program gives the same ids;
 * nodes live in a list in creation order and every traversal is ordered by id, never by a ``set``;
-* every traversal is iterative, so a 10,000-node chain cannot hit Python's recursion limit.
+* every traversal is iterative, so a 100,000-node chain cannot hit Python's recursion limit; there is one
+  topological order (:func:`topological`), used by this graph, both engines and the TensorFlow adapter.
 
 >>> g = Graph()
 >>> x = g.add("placeholder", name="x", kind="input")
@@ -19,10 +20,12 @@ Determinism is a design rule, not an accident:
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from operator import attrgetter
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -222,45 +225,14 @@ class Graph:
 
     def ancestors(self, targets: Iterable[Node]) -> list[Node]:
         """The targets and every node they depend on, in id order (iterative walk)."""
-        seen: dict[int, Node] = {}
-        stack = list(targets)
-        while stack:
-            n = stack.pop()
-            if n.id in seen:
-                continue
-            seen[n.id] = n
-            stack.extend(n.inputs)
-        return [seen[k] for k in sorted(seen)]
+        return ancestors(targets, _INPUTS)
 
     def topological_order(self, targets: Iterable[Node] | None = None) -> list[Node]:
-        """Kahn's algorithm: every node after all its inputs; ties broken by creation id.
+        """Every node after all its inputs; ties broken by creation id (:func:`topological`).
 
         With ``targets``, only the subgraph they need. Raises :class:`CycleError` naming a cycle if there is one.
         """
-        import heapq
-
-        nodes = self.nodes if targets is None else self.ancestors(targets)
-        member = {n.id for n in nodes}
-        indegree = {n.id: len({i.id for i in n.inputs if i.id in member}) for n in nodes}
-        users: dict[int, list[Node]] = {n.id: [] for n in nodes}
-        for n in nodes:
-            for i in dict.fromkeys(n.inputs):
-                if i.id in member:
-                    users[i.id].append(n)
-        ready = [nid for nid, d in indegree.items() if d == 0]
-        heapq.heapify(ready)
-        order: list[Node] = []
-        while ready:
-            nid = heapq.heappop(ready)
-            order.append(self.nodes[nid])
-            for u in users[nid]:
-                indegree[u.id] -= 1
-                if indegree[u.id] == 0:
-                    heapq.heappush(ready, u.id)
-        if len(order) != len(nodes):
-            stuck = [n for n in nodes if indegree[n.id] > 0]
-            raise CycleError(say(CYCLE, cycle=self._describe_cycle(stuck)))
-        return order
+        return topological(self.nodes if targets is None else targets, _INPUTS)
 
     def check_acyclic(self) -> None:
         """Raise :class:`CycleError` if the graph is not a DAG."""
@@ -353,15 +325,111 @@ class Graph:
                     stack.append(i)
         return None
 
-    def _describe_cycle(self, stuck: list[Node]) -> str:
-        stuck_ids = {n.id for n in stuck}
-        n = stuck[0]
-        seen: list[Node] = []
-        while n not in seen:
-            seen.append(n)
-            n = next(i for i in n.inputs if i.id in stuck_ids)
-        loop = seen[seen.index(n):] + [n]
-        return " <- ".join(m.name for m in loop)
+
+# ---------------------------------------------------------------------- the one topological order
+T = TypeVar("T")
+_INPUTS = attrgetter("inputs")
+_ID = attrgetter("id")
+_NAME = attrgetter("name")
+
+
+def _walk(targets: Iterable[T], parents: Callable[[T], Iterable[T]],
+          key: Callable[[T], Hashable]) -> tuple[dict[Any, T], bool]:
+    """Every target and all it depends on, by key; and whether each parent's key is smaller than its child's.
+
+    An explicit stack, never recursion: a 100,000-deep chain is walked under any recursion limit.
+    """
+    seen: dict[Any, T] = {}
+    ordered = True
+    stack = list(targets)
+    while stack:
+        n = stack.pop()
+        k = key(n)
+        if k in seen:
+            continue
+        seen[k] = n
+        for p in parents(n):  # a loop, not any(<generator>): this runs for every backward pass
+            if not key(p) < k:
+                ordered = False
+            stack.append(p)
+    return seen, ordered
+
+
+def ancestors(targets: Iterable[T], parents: Callable[[T], Iterable[T]],
+              key: Callable[[T], Any] = _ID) -> list[T]:
+    """The targets and everything they depend on (through ``parents``), each once, in ``key`` order.
+
+    >>> ancestors([3], lambda n: [n - 1] if n else [], key=lambda n: n)
+    [0, 1, 2, 3]
+    """
+    seen, _ = _walk(targets, parents, key)
+    return [seen[k] for k in sorted(seen)]
+
+
+def topological(targets: Iterable[T], parents: Callable[[T], Iterable[T]], key: Callable[[T], Any] = _ID, *,
+                back_edges: dict[Any, list[T]] | None = None, name: Callable[[T], str] = _NAME) -> list[T]:
+    """The one topological order of the course: the targets and all they depend on, each after its parents;
+    of the values that could come next, the one of smallest ``key`` (the creation id) first.
+
+    Works on anything with a ``parents`` function: graph nodes (``inputs``), define-by-run tensors (``_parents``),
+    positions in a TensorFlow GraphDef. Kahn's algorithm with a heap on ``key``; when the ``key`` order already
+    puts every parent first (always, for values created after their inputs) it *is* that order, found with one
+    walk and a sort. A cycle raises :class:`CycleError` naming it (``name`` names a value); with a ``back_edges``
+    dict the cycle is broken instead: when no value is ready, the smallest waiting one goes next and its unmet
+    parents are recorded as ``back_edges[key]``. Iterative throughout.
+
+    >>> parents = {"x": [], "w": [], "mul": ["w", "x"], "sin": ["mul"]}
+    >>> topological(["sin"], parents.get, key=list(parents).index)
+    ['x', 'w', 'mul', 'sin']
+    """
+    seen, ordered = _walk(targets, parents, key)
+    keys = sorted(seen)
+    if ordered:
+        return [seen[k] for k in keys]
+    indegree: dict[Any, int] = {}
+    users: dict[Any, list[Any]] = {k: [] for k in keys}
+    for k in keys:
+        distinct = dict.fromkeys(key(p) for p in parents(seen[k]))
+        indegree[k] = len(distinct)
+        for pk in distinct:
+            users[pk].append(k)
+    ready = [k for k in keys if indegree[k] == 0]
+    heapq.heapify(ready)
+    done: set[Any] = set()
+    order: list[T] = []
+    while len(order) < len(keys):
+        if not ready:
+            stuck = [seen[k] for k in keys if k not in done]
+            if back_edges is None:
+                raise CycleError(say(CYCLE, cycle=_describe_cycle(stuck, parents, key, name)))
+            first = key(stuck[0])
+            back_edges[first] = [p for p in parents(stuck[0]) if key(p) not in done]
+            indegree[first] = 0
+            heapq.heappush(ready, first)
+        k = heapq.heappop(ready)
+        if k in done:
+            continue
+        done.add(k)
+        order.append(seen[k])
+        for u in users[k]:
+            indegree[u] -= 1
+            if indegree[u] == 0 and u not in done:
+                heapq.heappush(ready, u)
+    return order
+
+
+def _describe_cycle(stuck: list[T], parents: Callable[[T], Iterable[T]], key: Callable[[T], Any],
+                    name: Callable[[T], str]) -> str:
+    """``a <- c <- b <- a``: from the first stuck value, follow stuck parents until one repeats."""
+    stuck_keys = {key(n) for n in stuck}
+    n = stuck[0]
+    path: dict[Any, T] = {}  # key -> value, in the order followed
+    while key(n) not in path:
+        path[key(n)] = n
+        n = next(p for p in parents(n) if key(p) in stuck_keys)
+    followed = list(path)
+    loop = [path[k] for k in followed[followed.index(key(n)):]] + [n]
+    return " <- ".join(name(m) for m in loop)
 
 
 def _jsonable(v: Any) -> Any:

@@ -22,11 +22,16 @@ if ``a`` of shape ``(3,)`` was broadcast to ``(2, 3)``, its gradient is ``g`` su
 (2, 3)
 
 Adding an op is one :func:`register` call (plus its tests): both engines, ``expr``, the compiler and the gradient
-checks read this table, so nothing else needs an edit.
+checks read this table, so nothing else needs an edit. An operator too: its record says how it is spelled
+(:class:`Spelling`: ``+``, ``__add__``/``__radd__``, ``ast.Add``), both Tensor classes take their operator methods
+from it (:func:`install_operators`) and the expression parser reads it. The helpers that gradient rules create
+(``sum_to``, ``expand_like``, ``matmul_grad``, ``select``) have rules of their own, written with table ops, so a
+gradient can be differentiated again, broadcasting included.
 """
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
 import operator
@@ -45,11 +50,17 @@ __all__ = [
     "OPS",
     "Op",
     "ShapeError",
+    "Spelling",
     "as_array",
     "broadcast_shapes",
     "functions",
+    "install_functions",
+    "install_operators",
+    "operators",
     "register",
+    "spelled",
     "sum_to",
+    "unregister",
 ]
 
 Shape = tuple[int | None, ...] | None  # None: not known before run time
@@ -69,7 +80,6 @@ MATMUL_INNER = N_("matmul: shapes {a} and {b} do not fit: inner sizes {m} and {n
 NOT_IDENTIFIER = N_("an op name must be a Python identifier, got {name!r}")
 NOT_NUMBERS = N_("{what} needs a number or an array of numbers, got {got}")
 A_KIND = N_("a value of type {kind}")  # a value too long to show (no article before a value: none to agree)
-NO_GRAD_RULE = N_("no gradient rule for op {name!r} (gradients of gradients are not supported for it)")
 #: the messages both engines say (one id each, so a test names one constant whichever engine raised it)
 UNKNOWN_OP = N_("unknown op {name!r}; the ops are {ops}")
 POW_NEEDS_NUMBER = N_("x ** p needs a plain number p (an exponent that is a tensor is not supported: "
@@ -183,16 +193,53 @@ def _matmul_grad_shape(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) 
     return shapes[1 + attrs["wrt"]]
 
 
+# ---------------------------------------------------------------------- how an operator is written
+@dataclass(frozen=True)
+class Spelling:
+    """How an operator is written: ``symbol`` in text (``"+"``); ``node``, the class Python's parser gives it
+    (``ast.Add``), the key an expression parser looks an operator up by, Python's own grammar giving the precedence
+    (``a + b * c`` is ``a + (b * c)``, ``-x ** 2`` is ``-(x ** 2)``); ``method`` and ``reflected``, the Tensor
+    methods (``__add__``, and ``__radd__`` for ``2 + t``; None for a unary operator or a comparison, whose mirror
+    Python finds by itself: ``2 < t`` calls ``t.__gt__(2)``).
+
+    ``number_only``: for an operator whose right side is the op's attribute, not an input (``x ** p``, p a plain
+    number): what to say when that side is not a plain number, and when the operator is used the other way round
+    (``2 ** x``).
+
+    >>> s = OPS["add"].spelling
+    >>> s.symbol, s.node.__name__, s.method, s.reflected, s.python(2, 3)
+    ('+', 'Add', '__add__', '__radd__', 5)
+    """
+
+    symbol: str
+    node: type[ast.AST]
+    method: str
+    reflected: str | None = None
+    number_only: tuple[str, str] | None = None
+
+    @property
+    def python(self) -> Callable[..., Any]:
+        """Python's own function for the operator (``operator.__add__``), which dispatches to the operands' methods."""
+        return getattr(operator, self.method)  # type: ignore[no-any-return]
+
+    @property
+    def comparison(self) -> bool:
+        return issubclass(self.node, ast.cmpop)
+
+
 # ---------------------------------------------------------------------- the record
 @dataclass(frozen=True)
 class Op:
     """One operation, everything about it in one place.
 
-    ``role``: ``"operator"`` (spelled with a symbol: ``+ - * / ** @``, unary ``-``), ``"function"`` (called by name:
-    ``ops.sin(x)``; the one-argument ones can be typed into an expression), ``"comparison"`` (0/1, no gradient) or
-    ``"helper"`` (only gradients create it). ``forward`` computes on numpy float64 arrays; ``scalar`` on Python
+    ``role``: ``"operator"`` (only spelled with a symbol: ``+ - * / **``, unary ``-``), ``"function"`` (called by
+    name: ``ops.sin(x)``; the one-argument ones can be typed into an expression), ``"comparison"`` (0/1, no
+    gradient) or ``"helper"`` (only gradients create it). ``spelling``: how it is written as an operator
+    (:class:`Spelling`; ``matmul`` is a function spelled ``@`` too); both Tensor classes get their operator methods
+    from it (:func:`install_operators`) and :mod:`course_lib.expr` parses it. ``forward`` computes on numpy float64 arrays; ``scalar`` on Python
     floats (None: plans using this op are not specialized). ``shape(op, input shapes, attrs)`` infers the output
-    shape at build time. ``source`` is the plan-source template (``"{0} + {1}"``; None: ``name(args)``).
+    shape at build time. ``source`` is the plan-source template (``"{0} ** {p}"``; None: the spelling, ``a + b``,
+    for an operator with no attribute, else ``name(args)``).
     ``attrs``: the keyword attributes the op takes (``pow``'s ``p``). ``grad``: the local derivative (None: no
     gradient flows through it: the output does not change with the inputs). ``partial``: undefined for some finite inputs (``x/0``, ``log(-1)``): computed with
     numpy's warnings off, the inf or nan being the answer. ``check_shapes``: check the shape rule before computing
@@ -215,6 +262,7 @@ class Op:
     domain: tuple[float, float] = (-2.0, 2.0)
     tf: str | None = None
     torch: str | None = None
+    spelling: Spelling | None = None
 
     def infer_shape(self, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
         return self.shape(self.name, shapes, attrs)
@@ -223,6 +271,9 @@ class Op:
         """This op as one Python expression over the names ``args`` (for :meth:`static.Plan.source`)."""
         if self.source is not None:
             return self.source.format(*args, **attrs)
+        s = self.spelling
+        if s is not None and not s.comparison and not self.attrs:
+            return f"{args[0]} {s.symbol} {args[1]}" if len(args) == 2 else f"{s.symbol}{args[0]}"
         extra = "".join(f", {k}={attrs[k]!r}" for k in self.attrs if k in attrs)
         return f"{self.name}({', '.join(args)}{extra})"
 
@@ -234,12 +285,126 @@ NUMPY = SimpleNamespace()
 
 
 def register(op: Op) -> Op:
-    """Add ``op`` to the table (replacing one of the same name); both engines and ``expr`` see it at once."""
+    """Add ``op`` to the table (replacing one of the same name); both engines and ``expr`` see it at once, its
+    spelling included: the Tensor classes of both engines get its operator methods."""
     if not op.name.isidentifier():
         raise ValueError(say(NOT_IDENTIFIER, name=op.name))
+    if op.name in OPS:
+        _uninstall(OPS[op.name])
     OPS[op.name] = op
     setattr(NUMPY, op.name, op.forward)
+    for cls, apply in _SPELLERS:
+        _install(cls, apply, op)
     return op
+
+
+def unregister(name: str) -> Op:
+    """Take op ``name`` out of the table, with its numpy function and the operator methods it gave (a test's undo).
+
+    >>> square = register(Op("square", 1, np.square))
+    >>> unregister("square") is square, "square" in OPS
+    (True, False)
+    """
+    op = OPS.pop(name)
+    delattr(NUMPY, name)
+    _uninstall(op)
+    return op
+
+
+#: The classes whose operators follow the table, with the ``apply`` their methods call (see install_operators).
+_SPELLERS: list[tuple[type, Callable[..., Any]]] = []
+
+
+def install_operators(cls: type, apply: Callable[..., Any]) -> None:
+    """Give ``cls`` a method for every spelling of the table (``__add__``, ``__radd__``, ``__neg__``, ``__pow__``,
+    ``__gt__`` ...), each calling ``apply(op name, *operands)``; an operator registered later reaches it too.
+
+    Both engines' Tensor classes get their operators here, so ``t + 1`` means the same in both; an operator whose
+    right side is an attribute (``x ** p``) takes only a plain number there, as its :class:`Spelling` says.
+    """
+    _SPELLERS.append((cls, apply))
+    for op in OPS.values():
+        _install(cls, apply, op)
+
+
+def _install(cls: type, apply: Callable[..., Any], op: Op) -> None:
+    s, name = op.spelling, op.name
+    if s is None:
+        return
+    methods: dict[str, Callable[..., Any]] = {}
+    if s.number_only is not None:
+        (attr,) = op.attrs
+        not_a_number, other_way_round = s.number_only
+
+        def method(self: Any, p: Any) -> Any:
+            if isinstance(p, cls) or not np.isscalar(p):
+                raise TypeError(say(not_a_number))
+            return apply(name, self, **{attr: float(p)})
+
+        def reflected(self: Any, other: Any) -> Any:
+            raise TypeError(say(other_way_round))
+    elif op.arity == 1:
+        def method(self: Any) -> Any:
+            return apply(name, self)
+    else:
+        def method(self: Any, other: Any) -> Any:
+            return apply(name, self, other)
+
+        def reflected(self: Any, other: Any) -> Any:
+            return apply(name, other, self)
+    methods[s.method] = method
+    if s.reflected is not None:
+        methods[s.reflected] = reflected
+    for dunder, f in methods.items():
+        f.__name__, f.__qualname__ = dunder, f"{cls.__name__}.{dunder}"
+        f.__doc__ = f"``{s.symbol}``: op {name!r} of the table (course_lib.ops.OPS[{name!r}])."
+        f._op = name  # type: ignore[attr-defined]  # so that unregister removes only what the table gave
+        setattr(cls, dunder, f)
+
+
+def _uninstall(op: Op) -> None:
+    if op.spelling is None:
+        return
+    for cls, _apply in _SPELLERS:
+        for dunder in (op.spelling.method, op.spelling.reflected):
+            if dunder is not None and getattr(cls.__dict__.get(dunder), "_op", None) == op.name:
+                delattr(cls, dunder)
+
+
+def spelled(node: type[ast.AST]) -> Op | None:
+    """The op Python's parser spells with ``node`` (``ast.Add`` -> ``add``), or None.
+
+    >>> spelled(ast.MatMult).name, spelled(ast.FloorDiv)
+    ('matmul', None)
+    """
+    return next((o for o in OPS.values() if o.spelling is not None and o.spelling.node is node), None)
+
+
+def operators() -> list[str]:
+    """The symbols of the table's operators (comparisons apart), each once, in table order.
+
+    >>> " ".join(operators())
+    '+ - * / ** @'
+    """
+    return list(dict.fromkeys(o.spelling.symbol for o in OPS.values()
+                              if o.spelling is not None and not o.spelling.comparison))
+
+
+def install_functions(namespace: dict[str, Any], function: Callable[[str], Callable[..., Any]]) -> None:
+    """Make every function of the table a function of a module (``dy.sin``, ``st.matmul``): ``namespace`` is the
+    module's ``globals()``, ``function(name)`` makes one. The module's ``__getattr__`` (set here) finds one
+    registered after the import, and its ``__all__`` lists them."""
+    module = namespace["__name__"]
+    namespace["__all__"].extend(functions())
+    namespace.update({name: function(name) for name in functions()})
+
+    def __getattr__(name: str) -> Callable[..., Any]:
+        op = OPS.get(name)
+        if op is None or op.role != "function":
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        return function(name)
+
+    namespace["__getattr__"] = __getattr__
 
 
 def functions(arity: int | None = None) -> list[str]:
@@ -292,18 +457,33 @@ def _pow_grad(o: Any, g: Any, x: Any, p: float) -> tuple[Any]:
     return (o.zeros_like(x),) if p == 0 else (g * (p * x ** (p - 1.0)),)
 
 
-def _select_grad(o: Any, g: Any, p: Any) -> tuple[Any, Any, Any]:
-    """``select(p, a, b)`` passes ``g`` to ``a`` where ``p`` holds and to ``b`` elsewhere (one zero shared)."""
+def _select_grad(o: Any, g: Any, p: Any, a: Any, b: Any) -> tuple[Any, Any, Any]:
+    """``select(p, a, b)`` passes ``g`` to ``a`` where ``p`` holds and to ``b`` elsewhere (one zero shared), summed
+    back to each one's shape where it was broadcast; ``p`` only chooses: no gradient."""
     zero = o.zeros_like(g)
-    return None, o.select(p, g, zero), o.select(p, zero, g)
+    return None, o.sum_to(o.select(p, g, zero), a), o.sum_to(o.select(p, zero, g), b)
 
 
-def _not_supported(name: str) -> GradRule:
-    """The rule of a helper whose own derivative the course does not build (gradients of gradients through it)."""
-    def rule(o: Any, g: Any, *inputs: Any, **attrs: Any) -> Sequence[Any]:
-        raise NotImplementedError(say(NO_GRAD_RULE, name=name))
+def _sum_to_grad(o: Any, g: Any, x: Any, like: Any, y: Any) -> tuple[Any, None]:
+    """``sum_to(x, like)`` adds up what broadcasting spread; its adjoint spreads ``g`` back over x's shape (``like``
+    only lends its shape: no gradient)."""
+    return o.expand_like(g, x), None
 
-    return rule
+
+def _expand_like_grad(o: Any, g: Any, x: Any, like: Any, y: Any, *, divide: bool = False) -> tuple[Any, None]:
+    """``expand_like(x, like)`` spreads x over like's shape (divided by its size n for a mean); its adjoint sums
+    ``g`` back to x's shape (and divides by n, written with table ops as ``sum(ones_like(like))``)."""
+    back = o.sum_to(g, x)
+    return (back / o.sum(o.ones_like(like)) if divide else back), None
+
+
+def _matmul_grad_grad(o: Any, h: Any, g: Any, a: Any, b: Any, y: Any, *, wrt: int) -> tuple[Any, Any, Any]:
+    """``matmul_grad`` is linear in g and in the operand g is multiplied by, so its adjoints are products again:
+    for ``y = g bᵀ`` (wrt=0) ``dg = h b`` and ``db = hᵀ g``; for ``y = aᵀ g`` (wrt=1) ``dg = a h`` and
+    ``da = g hᵀ`` (h = dL/dy; vectors as numpy treats them, which matmul and matmul_grad already do)."""
+    if wrt == 0:
+        return o.matmul(h, b), None, o.matmul_grad(g, h, b, wrt=1)
+    return o.matmul(a, h), o.matmul_grad(g, a, h, wrt=0), None
 
 
 def _relu_scalar(a: float) -> float:
@@ -315,19 +495,22 @@ def _relu_scalar(a: float) -> float:
 for _op in (
     # operators                                                        d(a+b) = da + db
     Op("add", 2, np.add, lambda o, g, a, b, y: (o.sum_to(g, a), o.sum_to(g, b)),
-       operator.add, source="{0} + {1}", role="operator", commutative=True),
+       operator.add, role="operator", commutative=True, spelling=Spelling("+", ast.Add, "__add__", "__radd__")),
     Op("sub", 2, np.subtract, lambda o, g, a, b, y: (o.sum_to(g, a), o.sum_to(-g, b)),
-       operator.sub, source="{0} - {1}", role="operator"),
+       operator.sub, role="operator", spelling=Spelling("-", ast.Sub, "__sub__", "__rsub__")),
     #                                                                  d(ab) = b da + a db
     Op("mul", 2, np.multiply, lambda o, g, a, b, y: (o.sum_to(g * b, a), o.sum_to(g * a, b)),
-       operator.mul, source="{0} * {1}", role="operator", commutative=True),
+       operator.mul, role="operator", commutative=True, spelling=Spelling("*", ast.Mult, "__mul__", "__rmul__")),
     #                                                                  d(a/b) = da/b - (a/b) db/b
     Op("div", 2, np.divide, lambda o, g, a, b, y: (o.sum_to(g / b, a), o.sum_to(-(g * (y / b)), b)),
-       operator.truediv, source="{0} / {1}", role="operator", partial=True),
-    Op("neg", 1, np.negative, lambda o, g, x, y: (-g,), operator.neg, source="-{0}", role="operator"),
+       operator.truediv, role="operator", partial=True,
+       spelling=Spelling("/", ast.Div, "__truediv__", "__rtruediv__")),
+    Op("neg", 1, np.negative, lambda o, g, x, y: (-g,), operator.neg, role="operator",
+       spelling=Spelling("-", ast.USub, "__neg__")),
     #                                                                  d(xᵖ) = p xᵖ⁻¹ dx   (p a plain number)
     Op("pow", 1, _pow, lambda o, g, x, y, *, p: _pow_grad(o, g, x, p),
-       lambda a, *, p: math.pow(a, p), source="{0} ** {p}", role="operator", attrs=("p",), partial=True),
+       lambda a, *, p: math.pow(a, p), source="{0} ** {p}", role="operator", attrs=("p",), partial=True,
+       spelling=Spelling("**", ast.Pow, "__pow__", "__rpow__", number_only=(POW_NEEDS_NUMBER, TENSOR_EXPONENT))),
     # functions                                                        d(eˣ) = eˣ dx
     Op("exp", 1, np.exp, lambda o, g, x, y: (g * y,), math.exp, tf="exp", torch="exp"),
     Op("log", 1, np.log, lambda o, g, x, y: (g / x,), math.log, partial=True, domain=(0.2, 3.0),
@@ -348,24 +531,29 @@ for _op in (
     # matmul: a function (ops.matmul) and an operator (@); d(a@b) = da b + a db
     Op("matmul", 2, np.matmul,
        lambda o, g, a, b, y: (o.matmul_grad(g, a, b, wrt=0), o.matmul_grad(g, a, b, wrt=1)),
-       shape=_matmul_shape, source="{0} @ {1}", check_shapes=True, tf="linalg.matmul", torch="matmul"),
+       shape=_matmul_shape, check_shapes=True, tf="linalg.matmul", torch="matmul",
+       spelling=Spelling("@", ast.MatMult, "__matmul__", "__rmatmul__")),
     # comparisons: 0/1 values, no gradient (usable in a Python `if` in define-by-run)
-    Op("greater", 2, _f64(np.greater), None, lambda a, b: float(a > b), role="comparison"),
-    Op("less", 2, _f64(np.less), None, lambda a, b: float(a < b), role="comparison"),
-    Op("greater_equal", 2, _f64(np.greater_equal), None, lambda a, b: float(a >= b), role="comparison"),
-    Op("less_equal", 2, _f64(np.less_equal), None, lambda a, b: float(a <= b), role="comparison"),
-    # helpers that gradient rules create
-    Op("sum_to", 2, sum_to, _not_supported("sum_to"), lambda g, like: g, _like_last, role="helper"),
-    Op("expand_like", 2, _expand_like, _not_supported("expand_like"), lambda g, like, *, divide=False: g, _like_last, role="helper",
-       attrs=("divide",)),
-    Op("matmul_grad", 3, _matmul_grad, _not_supported("matmul_grad"), shape=_matmul_grad_shape, role="helper", attrs=("wrt",)),
+    Op("greater", 2, _f64(np.greater), None, lambda a, b: float(a > b), role="comparison",
+       spelling=Spelling(">", ast.Gt, "__gt__")),
+    Op("less", 2, _f64(np.less), None, lambda a, b: float(a < b), role="comparison",
+       spelling=Spelling("<", ast.Lt, "__lt__")),
+    Op("greater_equal", 2, _f64(np.greater_equal), None, lambda a, b: float(a >= b), role="comparison",
+       spelling=Spelling(">=", ast.GtE, "__ge__")),
+    Op("less_equal", 2, _f64(np.less_equal), None, lambda a, b: float(a <= b), role="comparison",
+       spelling=Spelling("<=", ast.LtE, "__le__")),
+    # helpers that gradient rules create; their own rules make gradients of gradients work (with broadcasting)
+    Op("sum_to", 2, sum_to, _sum_to_grad, lambda g, like: g, _like_last, role="helper"),
+    Op("expand_like", 2, _expand_like, _expand_like_grad, lambda g, like, *, divide=False: g, _like_last,
+       role="helper", attrs=("divide",)),
+    Op("matmul_grad", 3, _matmul_grad, _matmul_grad_grad, shape=_matmul_grad_shape, role="helper", attrs=("wrt",)),
     Op("ones_like", 1, lambda a: np.ones_like(a, dtype=np.float64), None, lambda a: 1.0, _like_first,
        role="helper"),
     Op("zeros_like", 1, lambda a: np.zeros_like(a, dtype=np.float64), None, lambda a: 0.0, _like_first,
        role="helper"),
     # select(p, a, b): a where p is non-zero, else b — the gradient of a cond's output, per branch
     Op("select", 3, lambda p, a, b: np.where(p != 0, a, b).astype(np.float64),
-       lambda o, g, p, a, b, y: _select_grad(o, g, p),
+       lambda o, g, p, a, b, y: _select_grad(o, g, p, a, b),
        lambda p, a, b: a if p != 0.0 else b, role="helper"),
 ):
     register(_op)

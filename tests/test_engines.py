@@ -66,6 +66,47 @@ def test_ir_topological_order_is_deterministic_and_iterative():
     assert g["sin_19999"] is n
 
 
+def test_the_one_topological_order_walks_a_100000_deep_chain_of_anything():
+    """graph.topological works on any values with a parents function, iteratively (recursion limit 200); the two
+    engines' walks are this one (test_ten_thousand_node_chain_runs_forward_and_backward runs them deep)."""
+    parents = {k: ([k - 1] if k else []) for k in range(100_000)}
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)
+    try:
+        order = ir.topological([99_999], parents.__getitem__, key=int)
+        shuffled = ir.topological([0], {0: [1], 1: []}.__getitem__, key=int)  # keys against the edges: Kahn's way
+    finally:
+        sys.setrecursionlimit(limit)
+    assert order == list(range(100_000)) and shuffled == [1, 0]
+
+
+def test_the_one_topological_order_breaks_ties_by_creation_and_follows_edges_added_later():
+    g = ir.Graph()
+    a, b = g.add("placeholder", name="a", kind="input"), g.add("placeholder", name="b", kind="input")
+    c = g.add("sin", [b])
+    d = g.add("exp", [a])
+    g.add_edge(d, c)  # c (id 2) now reads d (id 3): creation order alone is no longer an order
+    assert [n.name for n in g.topological_order()] == ["a", "b", "exp", "sin"]
+    back: dict[int, list[int]] = {}
+    cyclic = {0: [], 1: [2, 0], 2: [1]}  # 1 <-> 2: a loop, as TF1's while_loop has
+    assert ir.topological([0, 1, 2], cyclic.__getitem__, key=int, back_edges=back) == [0, 1, 2] and back == {1: [2]}
+    with pytest.raises(ir.CycleError) as info:
+        ir.topological([2], cyclic.__getitem__, key=int, name=str)
+    assert said(info).msgid is ir.CYCLE and said(info).values == {"cycle": "1 <- 2 <- 1"}
+
+
+def test_backward_hands_gradients_on_in_reverse_creation_order_as_gradients_builds_them():
+    """The dynamic engine's backward walks graph.topological's order, outputs first: reverse creation order."""
+    x, y = dy.Tensor(1.0, requires_grad=True, name="x"), dy.Tensor(2.0, requires_grad=True, name="y")
+    a = x * 2.0
+    b = y * 3.0
+    out = b + a
+    seen: list[int] = []
+    out.backward(on_grad=lambda t, g: seen.append(t.id))
+    assert seen == [t.id for t in reversed(out.history()) if t.requires_grad]
+    assert seen == sorted(seen, reverse=True)
+
+
 def test_ir_round_trips_through_json_and_rejects_foreign_nodes():
     g, _y = build(lambda: st.sin(st.placeholder("x") * 2.0))
     data = g.to_json()

@@ -43,9 +43,9 @@ Node count, exactly: ``len(graph.get_operations())`` + for every expanded functi
 body's ``FuncGraph`` (``len(fdef.node_def)`` + one ``Placeholder`` per ``fdef.signature.input_arg``, which is
 ``len(body_func_graph.get_operations())``), recursively. :func:`count_ops` reports these numbers.
 
-Every walk is iterative (an explicit stack of generators for nested bodies, Kahn's algorithm for the order), so a
-graph of thousands of ops converts under any recursion limit; creation order is TensorFlow's own op order, ties
-broken by it, so the same graph gives the same IR.
+Every walk is iterative (an explicit stack of generators for nested bodies, the course's one topological order
+:func:`course_lib.graph.topological` for the order), so a graph of thousands of ops converts under any recursion
+limit; creation order is TensorFlow's own op order, ties broken by it, so the same graph gives the same IR.
 
 >>> import tensorflow as tf                                       # doctest: +SKIP
 >>> with tf.Graph().as_default() as g:                            # doctest: +SKIP
@@ -57,12 +57,11 @@ broken by it, so the same graph gives the same IR.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..graph import Graph, Node
+from ..graph import Graph, Node, topological
 from ..i18n import N_, Plural, say
 from . import MAX_VALUE_ELEMENTS, small_value
 from .loader import load_tensorflow
@@ -233,36 +232,14 @@ def _kahn(names: list[str], deps: list[list[str]]) -> tuple[list[int], dict[int,
     """Topological order of ``names`` (ties broken by position), and the inputs dropped to break cycles.
 
     A TF1 ``tf.compat.v1.while_loop`` in a v1 graph has real cycles (``NextIteration`` -> ``Merge``); when the order
-    is stuck, the earliest waiting node goes next and its unmet inputs are reported as back edges.
+    is stuck, the earliest waiting node goes next and its unmet inputs are reported as back edges
+    (:func:`course_lib.graph.topological` with ``back_edges``).
     """
     index = {n: i for i, n in enumerate(names)}
     dep_idx = [list(dict.fromkeys(index[d] for d in ds if d in index and index[d] != i)) for i, ds in enumerate(deps)]
-    indegree = [len(d) for d in dep_idx]
-    users: list[list[int]] = [[] for _ in names]
-    for i, ds in enumerate(dep_idx):
-        for j in ds:
-            users[j].append(i)
-    ready = [i for i, d in enumerate(indegree) if d == 0]
-    heapq.heapify(ready)
-    done = [False] * len(names)
-    order: list[int] = []
-    back: dict[int, list[str]] = {}
-    while len(order) < len(names):
-        if not ready:
-            i = next(k for k in range(len(names)) if not done[k])
-            back[i] = [names[j] for j in dep_idx[i] if not done[j]]
-            indegree[i] = 0
-            heapq.heappush(ready, i)
-        i = heapq.heappop(ready)
-        if done[i]:
-            continue
-        done[i] = True
-        order.append(i)
-        for u in users[i]:
-            indegree[u] -= 1
-            if indegree[u] == 0 and not done[u]:
-                heapq.heappush(ready, u)
-    return order, back
+    back: dict[int, list[int]] = {}
+    order = topological(range(len(names)), dep_idx.__getitem__, int, back_edges=back)
+    return order, {i: [names[j] for j in js] for i, js in back.items()}
 
 
 def _name_scope(name: str, op_names: set[str], heads: set[str]) -> str:

@@ -78,7 +78,7 @@ __all__ = [
     "reset_default_graph",
     "to_graph",
 ]
-__all__.extend(_ops.functions())  # st.sin, st.matmul ...: see __getattr__ below
+
 
 def function(name: str) -> Callable[..., Tensor]:
     """The function ``st.<name>`` of op ``name`` of the table: adds a node (no value until the graph runs)."""
@@ -90,12 +90,4 @@ def function(name: str) -> Callable[..., Tensor]:
     return f
 
 
-def __getattr__(name: str) -> Callable[..., Tensor]:
-    # an op registered after this module was imported is a function here too
-    op = _ops.OPS.get(name)
-    if op is None or op.role != "function":
-        raise AttributeError(f"module 'course_lib.static' has no attribute {name!r}")
-    return function(name)
-
-
-globals().update({_name: function(_name) for _name in _ops.functions()})  # st.sin, st.matmul ...
+_ops.install_functions(globals(), function)  # st.sin, st.matmul ... (and any op registered later)

@@ -225,58 +225,8 @@ class Tensor:
 
     __hash__ = object.__hash__
 
-    def __add__(self, o: Any) -> Tensor:
-        return apply("add", self, o)
-
-    def __radd__(self, o: Any) -> Tensor:
-        return apply("add", o, self)
-
-    def __sub__(self, o: Any) -> Tensor:
-        return apply("sub", self, o)
-
-    def __rsub__(self, o: Any) -> Tensor:
-        return apply("sub", o, self)
-
-    def __mul__(self, o: Any) -> Tensor:
-        return apply("mul", self, o)
-
-    def __rmul__(self, o: Any) -> Tensor:
-        return apply("mul", o, self)
-
-    def __truediv__(self, o: Any) -> Tensor:
-        return apply("div", self, o)
-
-    def __rtruediv__(self, o: Any) -> Tensor:
-        return apply("div", o, self)
-
-    def __matmul__(self, o: Any) -> Tensor:
-        return apply("matmul", self, o)
-
-    def __rmatmul__(self, o: Any) -> Tensor:
-        return apply("matmul", o, self)
-
-    def __neg__(self) -> Tensor:
-        return apply("neg", self)
-
-    def __pow__(self, p: Any) -> Tensor:
-        if isinstance(p, Tensor) or not np.isscalar(p):
-            raise TypeError(say(POW_NEEDS_NUMBER))
-        return apply("pow", self, p=float(p))
-
-    def __rpow__(self, o: Any) -> Tensor:
-        raise TypeError(say(TENSOR_EXPONENT))
-
-    def __gt__(self, o: Any) -> Tensor:
-        return apply("greater", self, o)
-
-    def __lt__(self, o: Any) -> Tensor:
-        return apply("less", self, o)
-
-    def __ge__(self, o: Any) -> Tensor:
-        return apply("greater_equal", self, o)
-
-    def __le__(self, o: Any) -> Tensor:
-        return apply("less_equal", self, o)
+    # + - * / ** @, unary -, > < >= <=: methods made from the op table's spellings (ops.install_operators, below
+    # apply), the same as the define-by-run Tensor's
 
 
 # ---------------------------------------------------------------------- adding nodes
@@ -309,6 +259,9 @@ def apply(op: str, *args: Any, name: str | None = None, **attrs: Any) -> Tensor:
     node_attrs = dict(attrs)
     node_attrs["shape"] = infer(op, [t.shape for t in ts], attrs)
     return Tensor(graph.add(op, [t.node for t in ts], name=name, attrs=node_attrs), graph)
+
+
+_ops.install_operators(Tensor, apply)  # x + 1, x ** 2, x > 0 ... add nodes
 
 
 def placeholder(name: str = "placeholder", shape: tuple[int | None, ...] | None = (),

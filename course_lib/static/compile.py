@@ -122,22 +122,17 @@ def _same(v: Any) -> Any:
 
 # ---------------------------------------------------------------------- 1-2. prune and validate
 def _prune(graph: Graph, fetches: Sequence[ir.Node], fed_ids: set[int]) -> list[ir.Node]:
-    """The nodes the fetches need, in topological order: walk back from the fetches, stopping at fed tensors."""
-    needed: dict[int, ir.Node] = {}
-    stack = list(fetches)
+    """The nodes the fetches need, in topological order: walk back from the fetches, stopping at fed tensors (a
+    node inside a cond's branch also needs that cond, which computes it)."""
     cond_of = _branch_conds(graph)
-    while stack:
-        n = stack.pop()
-        if n.id in needed:
-            continue
-        needed[n.id] = n
-        if n.id in fed_ids:
-            continue
-        stack.extend(n.inputs)
-        for key in n.attrs.get("branch", ()):  # a branch node is computed by its cond: keep the cond
-            stack.extend(cond_of.get(key, []))
-    order = graph.topological_order([needed[k] for k in sorted(needed)])
-    return [n for n in order if n.id in needed]
+
+    def cut(n: ir.Node) -> tuple[ir.Node, ...]:
+        return () if n.id in fed_ids else n.inputs
+
+    def needs(n: ir.Node) -> list[ir.Node]:
+        return [*cut(n), *(c for key in n.attrs.get("branch", ()) for c in cond_of.get(key, ()))]
+
+    return ir.topological(ir.ancestors(fetches, needs), cut)
 
 
 def _branch_conds(graph: Graph) -> dict[tuple[int, int, bool], list[ir.Node]]:
