@@ -12,7 +12,7 @@ from course_lib.render.svg import shape
 
 pytest.importorskip("ipywidgets")
 import course_lib.widgets as cw
-from course_lib.widgets.base import CHROME_PX, fit_height
+from course_lib.widgets.sizing import CHROME_PX, fit_height
 
 INPUT_MARGIN_PT = 0.3 * 72  # dot._node_line gives an input box 0.3 in of room on each side of its text
 

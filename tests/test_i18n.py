@@ -276,7 +276,8 @@ def test_a_control_flow_explorer_keeps_its_titles_french_when_an_input_moves() -
 
 def test_messages_follow_the_language_when_they_are_made() -> None:
     from course_lib.render.svg import INSTALL_HINT, legend_svg
-    from course_lib.widgets.base import message_html, read_number
+    from course_lib.widgets.base import message_html
+    from course_lib.widgets.inputs import read_number
 
     english = read_number("abc", "spread", 3, whole=True, low=0, high=5)[1]
     set_language("fr")

@@ -2,7 +2,7 @@
 
 * the core (graph, ops, static, dynamic, trace, expr, programs, measure) imports no view, adapters or lessons;
 * static and dynamic never import each other (each stands alone; both read the op table);
-* render imports no widgets or lessons; widgets import no lessons;
+* render imports no widgets or lessons; widgets import no lessons; the view (render, widgets) imports no adapters;
 * adapters import only the core (and each other); every part may import ``i18n`` (standard library only);
 * nothing outside lessons imports lessons;
 * no module imports another part's private ``_names``;
@@ -76,6 +76,8 @@ def _allowed(src: str, dst: str) -> str | None:
         return "static and dynamic never import each other"
     if src == "render" and dst == "widgets":
         return "render imports no widgets"
+    if src in VIEW and dst == "adapters":
+        return "the view imports no adapters"
     if src == "adapters" and dst not in CORE:
         return "adapters import only the core"
     return None
@@ -159,6 +161,9 @@ def _package(tmp_path: Path, files: dict[str, str]) -> Path:
     ({"graph.py": "from .render import draw\n", "render.py": ""}, "core imports no view"),
     ({"trace.py": "import course_lib.adapters.torch\n", "adapters/torch.py": ""}, "core imports no view"),
     ({"render.py": "from .widgets import Stepper\n", "widgets.py": ""}, "render imports no widgets"),
+    ({"render/engines.py": "def f():\n    from ..adapters.quiet import quiet_stderr\n", "adapters/quiet.py": ""},
+     "the view imports no adapters"),
+    ({"widgets/base.py": "import course_lib.adapters.loader\n", "adapters/loader.py": ""}, "the view imports no adapters"),
     ({"widgets/base.py": "from ..lessons import trees\n", "lessons/trees.py": ""}, "outside lessons"),
     ({"adapters/torch.py": "from ..render import draw\n", "render.py": ""}, "adapters import only the core"),
     ({"widgets.py": "from .static.compile import _step\n", "static/compile.py": ""}, "private name _step"),

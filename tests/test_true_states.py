@@ -36,8 +36,9 @@ from course_lib.graph import Graph
 from course_lib.i18n import Plural, say
 from course_lib.lessons.compile_explorer import CompileExplorer
 from course_lib.render.plan import plan
-from course_lib.widgets.base import message_html, read_number, read_whole
+from course_lib.widgets.base import message_html
 from course_lib.widgets.explorers import ControlFlowExplorer, ExpressionExplorer
+from course_lib.widgets.inputs import read_number, read_whole
 
 ROOT = Path(__file__).resolve().parents[1]
 

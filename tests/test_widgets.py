@@ -16,7 +16,7 @@ from course_lib import widgets as cw
 from course_lib.graph import Graph
 from course_lib.i18n import message_of, set_language
 from course_lib.static import SymbolicBoolError
-from course_lib.widgets import explorers, side_by_side, stepper
+from course_lib.widgets import explorers, side_by_side, stepper, stepping
 from course_lib.widgets.base import said_ids
 
 
@@ -91,9 +91,9 @@ def test_bad_01_step_beyond_range(by_run):
 def test_bad_02_step_that_is_not_a_number(by_run):
     s = cw.Stepper(by_run)
     s.go("three")
-    assert said_ids(s) == [stepper.STEP_NOT_WHOLE] and s.step == 0
+    assert said_ids(s) == [stepping.STEP_NOT_WHOLE] and s.step == 0
     s.go(float("nan"))
-    assert said_ids(s) == [stepper.STEP_NOT_WHOLE]
+    assert said_ids(s) == [stepping.STEP_NOT_WHOLE]
 
 
 def test_bad_03_previous_at_the_start_and_next_at_the_end(by_run):
@@ -113,7 +113,9 @@ def test_bad_04_trace_with_zero_events():
     assert said_ids(s) == [stepper.NO_EVENTS] and s.controls.play.disabled
     assert "step 0 of 0" in s.frame_html(0)
     s.go(5)
-    assert s.step == 0
+    assert s.step == 0 and said_ids(s) == [stepping.NO_SUCH_STEP]
+    s.go(0)
+    assert said_ids(s) == [stepper.NO_EVENTS]  # what the box said before the step note
 
 
 def test_bad_05_stepper_given_something_that_is_not_a_trace():
@@ -136,7 +138,13 @@ def test_bad_07_side_by_side_with_a_python_if_teaches_instead_of_crashing():
     assert "define-then-run: SymbolicBoolError: " in problem(w)
     assert list(w.panes) == ["define-by-run"]  # the dynamic side still steps
     w.go(3)
-    assert w.step == 3
+    assert w.step == 3 and "define-then-run: SymbolicBoolError: " in problem(w)  # the lesson's problem stays
+    w.go(99)  # a step that does not exist is said, in place of the problem ...
+    assert said_ids(w) == [stepping.NO_SUCH_STEP] and w.step == len(w.traces["define-by-run"])
+    w.controls.prev.click()  # ... and once the clock is on a real step, the box says the problem again
+    assert "define-then-run: SymbolicBoolError: " in problem(w) and w.step == len(w.traces["define-by-run"]) - 1
+    w.go("three")
+    assert said_ids(w) == [stepping.STEP_NOT_WHOLE]
 
 
 def test_bad_08_side_by_side_missing_inputs_and_not_a_program():
@@ -424,6 +432,22 @@ def test_a_callback_exception_shows_in_the_message_box_and_the_widget_goes_on(mo
     monkeypatch.undo()
     c.set_input(x=-1.0)
     assert "recorded <b>" in c.summary.value
+
+
+def test_ipywidgets_is_reached_one_way():
+    """widgets.base imports ipywidgets, once; every other module of course_lib takes it from there
+    (``from course_lib.widgets.base import ipywidgets as W``), so a missing ipywidgets is handled in one place."""
+    import pathlib
+
+    root = pathlib.Path(cw.__file__).parent.parent
+    direct = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            if any(n.split(".")[0] == "ipywidgets" for n in names):
+                direct.add(path.relative_to(root).as_posix())
+    assert direct == {"widgets/base.py"}
 
 
 def test_without_ipywidgets_importing_works_and_creating_a_widget_says_what_to_install(monkeypatch, by_run):

@@ -13,7 +13,7 @@ the conversion is complete (one IR node per framework op / autograd function / f
 or caps), traversals are iterative, and the same model gives the same IR (ids, names, order) every time.
 
 The rest of the package: :mod:`~course_lib.adapters.loader` (the one way to import a framework, quietly, with an
-install hint when it is missing), :mod:`~course_lib.adapters.quiet` (stderr filter, captured warnings and logs,
+install hint when it is missing), :mod:`~course_lib.adapters.quiet` (TensorFlow's stderr noise, captured warnings and logs,
 error summaries), :mod:`~course_lib.adapters.counters` (traces, captures and compiles counted instead of timed),
 :mod:`~course_lib.adapters.frameworks` (the course's programs built by the real frameworks) and
 :mod:`~course_lib.adapters.deployment` (graphs as data: ``torch.export``, a ``GraphDef`` run by names).

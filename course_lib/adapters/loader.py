@@ -4,7 +4,7 @@ Both import lazily (``import course_lib`` and ``import course_lib.adapters`` imp
 TensorFlow 2.21 prints C++ log lines on stderr while it loads ("All log messages before absl::InitializeLog() ...",
 "oneDNN custom operations are on ...") even with ``TF_CPP_MIN_LOG_LEVEL=3``. In Jupyter they land in the notebook
 as red text that differs from run to run (timestamps, thread ids), so a strict nbval comparison fails on them. The
-import runs inside :func:`course_lib.adapters.quiet.quiet_stderr`, which drops exactly those known lines and passes
+import runs inside :func:`course_lib.i18n.stderr.quiet_stderr`, which drops exactly those known lines and passes
 anything else through, so a real problem is still seen. oneDNN stays on, as it is by default, so timings are those
 of a default install.
 
@@ -29,7 +29,8 @@ from types import ModuleType
 
 from ..i18n import N_, say
 from ..i18n import gettext as _
-from .quiet import quiet_stderr
+from ..i18n.stderr import quiet_stderr
+from .quiet import NOISE
 
 __all__ = ["MISSING", "FrameworkMissingError", "load_tensorflow", "load_torch", "require"]
 
@@ -64,7 +65,7 @@ def _quiet_import(module: str) -> ModuleType:
     inside :func:`quiet_stderr`."""
     if module in sys.modules:
         return sys.modules[module]
-    with quiet_stderr():
+    with quiet_stderr(NOISE):
         return require(module)
 
 

@@ -4,9 +4,9 @@ In a notebook, anything a call prints becomes an output that differs from run to
 (timestamps, thread ids, file paths), so a strict nbval comparison fails on it, and a student reads noise. Three
 tools, from the lowest level up:
 
-* :func:`quiet_stderr` -- what C/C++ code writes to file descriptor 2 (TensorFlow's start-up lines, fontconfig):
-  captured, the known-noise lines dropped, anything else passed through. :mod:`course_lib.adapters.loader`
-  imports the frameworks inside it.
+* :data:`NOISE` -- TensorFlow's start-up lines on file descriptor 2, which :mod:`course_lib.adapters.loader` drops
+  with the course's one stderr filter, :func:`course_lib.i18n.stderr.quiet_stderr` (it lives below the view and
+  the adapters, which both use it).
 * :func:`captured` -- a block's prints, Python warnings and log records, collected into a :class:`Captured` the
   notebook can show and assert on (``torch.export``, ``torch.jit.trace``, Dynamo, ``tf.function`` retracing notes).
 * :func:`summarize` / :func:`error_of` -- a framework error in a few words without paths (:class:`ErrorSummary`).
@@ -28,17 +28,15 @@ import io
 import logging
 import os
 import re
-import sys
-import tempfile
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import Plural, say
 from ..i18n import gettext as _
 
-__all__ = ["NOISE", "Captured", "ErrorSummary", "captured", "error_of", "quiet_stderr", "summarize"]
+__all__ = ["NOISE", "Captured", "ErrorSummary", "captured", "error_of", "summarize"]
 
 #: stderr lines TensorFlow's C++ side prints while loading that carry no information for a student.
 NOISE = (
@@ -46,32 +44,6 @@ NOISE = (
     re.compile(r"^I\d{4} [\d:.]+ +\d+ port\.cc:\d+\] oneDNN custom operations are on\."),
     re.compile(r"^I\d{4} [\d:.]+ +\d+ cpu_feature_guard\.cc:\d+\] "),
 )
-
-
-@contextlib.contextmanager
-def quiet_stderr(noise: Sequence[re.Pattern[str]] = NOISE) -> Iterator[None]:
-    """Capture what C/C++ code writes to file descriptor 2 inside the block; afterwards re-emit every line that
-    does not match ``noise`` on ``sys.stderr``. Python-level output (``sys.stderr``, warnings) is untouched."""
-    try:
-        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
-        saved = os.dup(fd)
-    except (AttributeError, OSError, ValueError):  # no real stderr (embedded interpreter): nothing to capture
-        yield
-        return
-    with tempfile.TemporaryFile() as sink:
-        with contextlib.suppress(Exception):
-            sys.stderr.flush()
-        os.dup2(sink.fileno(), fd)
-        try:
-            yield
-        finally:
-            os.dup2(saved, fd)
-            os.close(saved)
-            sink.seek(0)
-            text = sink.read().decode("utf-8", "replace")
-    kept = [line for line in text.splitlines() if line.strip() and not any(p.search(line) for p in noise)]
-    if kept:
-        print("\n".join(kept), file=sys.stderr)
 
 
 @dataclass

@@ -25,8 +25,11 @@ from .. import render
 from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from ..measure import fmt_seconds, measure
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number
+from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
+from ..widgets.html import esc
+from ..widgets.inputs import read_number
+from ..widgets.sizing import fit_height
 from .compiling import C, StaticChain, X, break_even, dynamic_chain
 
 __all__ = ["CompileExplorer"]

@@ -26,8 +26,11 @@ import numpy as np
 from .. import render
 from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, read_number, wider
+from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
+from ..widgets.html import esc
+from ..widgets.inputs import read_number
+from ..widgets.sizing import fit_height, wider
 from . import sequences as sq
 
 __all__ = ["PaddingExplorer", "wider"]

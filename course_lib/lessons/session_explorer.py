@@ -35,22 +35,14 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..i18n import N_, Plural, number, say
+from ..i18n import N_, Plural, number, said_by, say
 from ..i18n import gettext as _
-from ..widgets.base import (
-    CourseWidget,
-    esc,
-    fit_height,
-    guarded,
-    is_number,
-    out_of_range,
-    read_number,
-    read_range,
-    said_by,
-    wider,
-)
+from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
 from ..widgets.explorers import CLIPPED
+from ..widgets.html import esc
+from ..widgets.inputs import is_number, out_of_range, read_number, read_range
+from ..widgets.sizing import fit_height, wider
 
 __all__ = ["SessionExplorer", "demo_graph"]
 

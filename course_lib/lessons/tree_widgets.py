@@ -18,10 +18,13 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..i18n import N_, Plural, say
+from ..i18n import N_, Plural, said_by, say
 from ..i18n import gettext as _
-from ..widgets.base import CourseWidget, esc, fit_height, guarded, message_html, read_number, said_by, wider
+from ..widgets.base import CourseWidget, guarded, message_html
 from ..widgets.base import ipywidgets as W
+from ..widgets.html import esc
+from ..widgets.inputs import read_number
+from ..widgets.sizing import fit_height, wider
 from . import fold, tree_rnn, trees
 
 __all__ = ["BatchingExplorer", "TreeExplorer"]

@@ -18,8 +18,10 @@ from .. import render
 from .. import to_graph as _to_graph
 from ..i18n import N_, say
 from ..i18n import gettext as _
-from ..widgets.base import CourseWidget, guarded, read_number, wider
+from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
+from ..widgets.inputs import read_number
+from ..widgets.sizing import wider
 
 __all__ = ["UnrollExplorer", "loop_graphs"]
 

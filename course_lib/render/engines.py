@@ -20,6 +20,7 @@ from typing import Any
 
 from ..i18n import N_, say
 from ..i18n import gettext as _
+from ..i18n.stderr import quiet_stderr
 
 __all__ = [
     "ENGINES",
@@ -86,8 +87,6 @@ def quiet_stderr_once() -> Iterator[None]:
         yield
         return
     _fontconfig_quieted = True
-    from ..adapters.quiet import quiet_stderr
-
     with quiet_stderr(FONTCONFIG_NOISE):
         yield
 

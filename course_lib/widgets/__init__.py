@@ -11,9 +11,14 @@ Each is one short notebook cell and displays itself::
 One idea per module:
 
 * :mod:`.base` -- :class:`CourseWidget`, the base of every widget of the course (lesson explorers too): the
-  ipywidgets import guard, text sizes that follow the theme (``render.set_theme("presenter")`` before creating a
-  widget makes all of its words larger), the message box, the callback guard that shows an error instead of losing it.
-* :mod:`.stepper` -- the frames of a trace's steps, the play / previous / next / slider controls, :class:`Stepper`.
+  ipywidgets import guard (the one way to reach ipywidgets: ``from course_lib.widgets.base import ipywidgets as W``),
+  text sizes that follow the theme (``render.set_theme("presenter")`` before creating a widget makes all of its
+  words larger), the message box, the callback guard that shows an error instead of losing it.
+* :mod:`.html` (escaping), :mod:`.inputs` (numbers and typed text read, with the problem in words),
+  :mod:`.sizing` (the graph's height on the screen, controls wide enough in any language, the style sheet).
+* :mod:`.stepping` -- :class:`SteppingWidget`, the base of a widget with a clock: play / previous / next / slider,
+  the links that step in the browser, a step that does not exist said in words.
+* :mod:`.stepper` -- the frames of a trace's steps (:class:`~.stepper.Pane`) and :class:`Stepper`.
 * :mod:`.side_by_side` -- :class:`SideBySide`: one program stepped both ways on one clock.
 * :mod:`.explorers` -- :class:`ExpressionExplorer` and :class:`ControlFlowExplorer`: change the input, see both graphs.
 
@@ -28,11 +33,13 @@ Why they are built the way they are:
 
 from __future__ import annotations
 
-from .base import CourseWidget, Sizes, guarded, message_html, read_whole
+from .base import CourseWidget, Sizes, guarded, message_html
 from .explorers import ControlFlowExplorer, ExpressionExplorer
+from .inputs import read_whole
 from .side_by_side import SHORT_TITLES, SideBySide
 from .stepper import MAX_BYTES, PHASES, STYLE_TITLES, Stepper
+from .stepping import SteppingWidget
 
 __all__ = ["MAX_BYTES", "PHASES", "SHORT_TITLES", "STYLE_TITLES", "ControlFlowExplorer", "CourseWidget",
-           "ExpressionExplorer", "SideBySide", "Sizes", "Stepper", "guarded", "message_html",
+           "ExpressionExplorer", "SideBySide", "Sizes", "Stepper", "SteppingWidget", "guarded", "message_html",
            "read_whole"]

@@ -18,27 +18,15 @@ import numpy as np
 from .. import render
 from .. import trace as tr
 from ..graph import short_value
-from ..i18n import N_, Plural, number, say
+from ..i18n import N_, Plural, number, said_by, say
 from ..i18n import gettext as _
 from ..ops import OPS
 from ..static import SymbolicBoolError
-from .base import (
-    INPUTS_UNREADABLE,
-    CourseWidget,
-    Sizes,
-    esc,
-    fit_height,
-    guarded,
-    is_number,
-    message_html,
-    out_of_range,
-    quietly,
-    read_number,
-    read_range,
-    require_ipywidgets,
-    said_by,
-)
-from .side_by_side import share_width
+from .base import CourseWidget, Sizes, guarded, message_html, quietly
+from .base import ipywidgets as W
+from .html import esc
+from .inputs import INPUTS_UNREADABLE, is_number, out_of_range, read_number, read_range
+from .sizing import fit_height, share_width
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
 
@@ -47,7 +35,6 @@ _ids = itertools.count(1)  # one DOM id prefix per explorer: SVG element ids mus
 
 def named_slider(name: str, slider: Any, theme: render.Theme) -> Any:
     """A slider with its variable's name in large type (a slider's own description cannot change size)."""
-    W = require_ipywidgets()
     label = W.HTML(f'<b style="font-size:{Sizes.of(theme).heading}px;font-family:monospace">{esc(name)}</b>',
                    layout=W.Layout(width="auto", min_width="48px", margin="0 8px 0 12px"))
     slider.tooltip = _("value of {name}").format(name=name)
@@ -56,7 +43,6 @@ def named_slider(name: str, slider: Any, theme: render.Theme) -> Any:
 
 def value_slider(value: float, low: float, high: float) -> Any:
     """The explorers' slider for one input: a wide float slider, updating while it moves."""
-    W = require_ipywidgets()
     return W.FloatSlider(value=value, min=low, max=high, step=0.1, description="", continuous_update=True,
                          readout_format=".2f", layout=W.Layout(width="min(100%, 520px)", height="36px"),
                          style={"description_width": "5.5em"})
@@ -133,7 +119,6 @@ class _TwoGraphs(CourseWidget):
     GRAPH_TOP: ClassVar[int] = 200
 
     def _init_panes(self, left_title: str, right_title: str) -> None:
-        W = require_ipywidgets()
         self._uid = next(_ids)
         self.static_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
         self.dynamic_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
@@ -194,7 +179,6 @@ class ExpressionExplorer(_TwoGraphs):
     def __init__(self, text: str = "sin(x*w + 1)", values: dict[str, float] | None = None, *,
                  theme: str | render.Theme | None = None, low: float = -5.0, high: float = 5.0) -> None:
         super().__init__(theme=theme)
-        W = require_ipywidgets()
         self.low, self.high, range_problem = read_range(low, high, (-5.0, 5.0))
         self._problems = [range_problem]
         self._start_values: dict[str, float] = {}
@@ -345,7 +329,6 @@ class ControlFlowExplorer(_TwoGraphs):
     def __init__(self, program: Callable[..., Any] | None = None, *, theme: str | render.Theme | None = None,
                  low: float = -3.0, high: float = 3.0, value: float = 1.0, backward: bool = False) -> None:
         super().__init__(theme=theme)
-        W = require_ipywidgets()
         if program is None:
             from ..programs import branch_with_cond as program
         self.program, self.backward = program, backward

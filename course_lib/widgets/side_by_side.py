@@ -9,10 +9,15 @@ from .. import render
 from .. import trace as tr
 from ..i18n import N_, say
 from ..i18n import gettext as _
-from .base import INPUTS_UNREADABLE, CourseWidget, esc, fit_height, guarded, message_html, quietly, require_ipywidgets
-from .stepper import MAX_BYTES, Controls, Pane
+from .base import ipywidgets as W
+from .base import message_html, quietly
+from .html import esc
+from .inputs import INPUTS_UNREADABLE
+from .sizing import fit_height, share_width
+from .stepper import MAX_BYTES, Pane
+from .stepping import SteppingWidget
 
-__all__ = ["GRAPH_TOP", "SHORT_TITLES", "SideBySide", "share_width"]
+__all__ = ["GRAPH_TOP", "SHORT_TITLES", "SideBySide"]
 
 SHORT_TITLES = {  # side by side, where half a line is all there is
     "define-then-run": N_("Define-then-run (TensorFlow 1): build, then run"),
@@ -24,27 +29,10 @@ SHORT_TITLES = {  # side by side, where half a line is all there is
 GRAPH_TOP = 150
 
 
-def share_width(panes: list[tuple[Any, float | None]]) -> None:
-    """Side-by-side panes get widths in proportion to their graphs' natural widths.
-
-    Each SVG scales down to its pane (max-width: 100%), so proportional panes give both graphs the same scale:
-    with equal halves a wide define-then-run graph (both branches, gradient nodes) was drawn at half the size of
-    its define-by-run neighbour, which made the two look unrelated.
-    """
-    for box, width in panes:
-        grow = max(1, round(width)) if width else 300
-        box.layout.flex = f"{grow} 1 0%"
-        box.layout.width = "auto"
-        box.layout.min_width = "0"
-        box.layout.margin = "0 6px"
-        box.layout.overflow = "hidden"  # long source lines scroll inside their box instead of widening the pane
-
-
 NOT_A_PROGRAM = N_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); got a value of type {type}.")
-SHOWING_STEP = N_("There are steps 0 to {n}; showing step {shown}.")
 
 
-class SideBySide(CourseWidget):
+class SideBySide(SteppingWidget):
     """One program stepped both ways, side by side, on one shared clock (one event per tick on each side).
 
     The define-by-run side has computed its result while the define-then-run side is still building a graph
@@ -59,30 +47,25 @@ class SideBySide(CourseWidget):
                  theme: str | render.Theme | None = None, interval: int = 900, backward: bool = True,
                  max_bytes: int = MAX_BYTES) -> None:
         super().__init__(theme=theme)
-        W = require_ipywidgets()
         self.program = program
         self.traces: dict[str, tr.Trace] = {}
         self.panes: dict[str, Pane] = {}
         self.failures: dict[str, Exception] = {}  # style -> what recording it raised (shown in the message box)
-        self._n = 0
         self.name = getattr(program, "__name__", None) or getattr(program, "text", "program")
         if not callable(program):
             self.children = [self.message]
             self.show_error(say(NOT_A_PROGRAM, type=type(program).__name__))
             return
         problems = self._record(program, inputs, backward)
-        self._n = max((len(x) for x in self.traces.values()), default=0)
-        self.controls = Controls(self._n, self.theme, interval)
-        self.controls.prev.on_click(lambda _b: self._move(-1))
-        self.controls.next.on_click(lambda _b: self._move(+1))
+        controls = self.start_clock(max((len(x) for x in self.traces.values()), default=0), interval)
         panes = self._panes(problems, max_bytes)
         self.show_problems(problems)
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         head = self.html(esc(_("{name}: the same program, stepped both ways on one clock")).replace(
             "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
         # the speed slider, the control used least, goes last: the graphs start higher
-        self.children = [head, self.controls.main, self.message,
-                         W.HBox(panes, layout=W.Layout(width="100%")), self.legend, self.controls.speed]
+        self.children = [head, controls.main, self.message,
+                         W.HBox(panes, layout=W.Layout(width="100%")), self.legend, controls.speed]
 
     def _record(self, program: Callable[..., Any], inputs: dict[str, float] | None, backward: bool) -> list[str]:
         """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""
@@ -103,16 +86,15 @@ class SideBySide(CourseWidget):
 
     def _panes(self, problems: list[str], max_bytes: int) -> list[Any]:
         """A stepping pane per recorded trace, the problem in its place for a style that could not run."""
-        W = require_ipywidgets()
         boxes = []
         budget = max_bytes // max(1, len(self.traces))
         for style in tr.STYLES:
             if style in self.traces:
                 # the graph right under the pane's title, the step in words and the listing under it: with the
                 # heading and the controls above, the graphs take what is left of the screen
-                pane = Pane(self.traces[style], steps=self._n, theme=self.theme, max_bytes=budget,
+                pane = Pane(self.traces[style], steps=self.steps, theme=self.theme, max_bytes=budget,
                             label=_(SHORT_TITLES[style]), max_height=fit_height(GRAPH_TOP))
-                pane.link(self.controls.slider)
+                self.follow(pane)
                 self.panes[style] = pane
                 boxes.append(W.VBox([pane.title, pane.graph, pane.text], layout=W.Layout(width="100%")))
             else:
@@ -127,21 +109,3 @@ class SideBySide(CourseWidget):
     def __repr__(self) -> str:
         parts = ", ".join(f"{k} steps={len(v)}" for k, v in self.traces.items()) or "no traces"
         return f"SideBySide({self.name}: {parts})"
-
-    @property
-    def step(self) -> int:
-        return self.controls.slider.value if hasattr(self, "controls") else 0
-
-    @guarded
-    def go(self, step: int) -> None:
-        """Show a step on both sides (brought back into range, with a note, if outside 0..longest trace)."""
-        if not hasattr(self, "controls"):
-            return
-        k = int(step)
-        if not 0 <= k <= self._n:
-            self.show_note(say(SHOWING_STEP, n=self._n, shown=min(max(k, 0), self._n)))
-        self.controls.slider.value = min(max(k, 0), self._n)
-
-    @guarded
-    def _move(self, delta: int) -> None:
-        self.controls.slider.value = min(max(self.controls.slider.value + delta, 0), self._n)

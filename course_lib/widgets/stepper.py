@@ -1,9 +1,9 @@
-"""Stepping through a trace: the frames of each step, the play / previous / next / slider controls, the Stepper.
+"""Stepping through a trace: the frames of each step (:class:`Pane`) and the :class:`Stepper`.
 
-Stepping runs in the browser: every step is pre-rendered (one layout, then a restyle per step, see
-:mod:`course_lib.render`) into a ``Stack`` of HTML frames, and ``Play`` -> step slider -> ``Stack.selected_index``
-are joined with ``jslink``, so play and the slider work without a kernel, in an exported HTML page too. Only very
-large traces (over ``max_bytes`` of frames) fall back to stepping through the kernel.
+Every step is pre-rendered (one layout, then a restyle per step, see :mod:`course_lib.render`) into a ``Stack`` of
+HTML frames that follows the step slider in the browser (the clock, its controls and links are
+:mod:`course_lib.widgets.stepping`'s), so play and the slider work without a kernel, in an exported HTML page too.
+Only very large traces (over ``max_bytes`` of frames) fall back to stepping through the kernel.
 """
 
 from __future__ import annotations
@@ -15,10 +15,14 @@ from .. import render
 from ..i18n import N_, say
 from ..i18n import gettext as _
 from ..trace import Trace
-from .base import CourseWidget, Sizes, esc, fit_height, guarded, require_ipywidgets
+from .base import Sizes
+from .base import ipywidgets as W
+from .html import esc
+from .sizing import fit_height
+from .stepping import SteppingWidget
 
-__all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Controls", "Pane", "Stepper", "frame_html", "graph_at",
-           "source_html", "text_html"]
+__all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Pane", "Stepper", "frame_html", "graph_at", "source_html",
+           "text_html"]
 
 MAX_BYTES = 1_200_000  # frames of one widget kept in the page; above it, stepping goes through the kernel
 # the words of these tables are message ids (English), translated where they are shown
@@ -99,7 +103,6 @@ class Pane:
 
     def __init__(self, tr: Trace, *, steps: int, theme: render.Theme, max_bytes: int, label: str = "",
                  max_height: str | None = None, source: bool = True) -> None:
-        W = require_ipywidgets()
         self.trace, self.theme, self.source = tr, theme, source
         self.frames = render.Frames(tr, theme=theme, prefix=f"cw{next(_ids)}", max_height=max_height)
         self.title = W.HTML(f'<div style="font-size:{Sizes.of(theme).title}px;font-weight:bold">{esc(label)}</div>'
@@ -123,7 +126,7 @@ class Pane:
             self.text = W.HTML(self.parts(0)[0], layout=text_layout)
             self.graph = W.HTML(self.parts(0)[1], layout=W.Layout(width="100%", min_width="0"))
         self.width = self.frames.layout.width if self.frames.layout.ok else None  # natural width, pt
-        self.links: list[Any] = []  # the browser-side links (kept so they live as long as the pane)
+        self.links: list[Any] = []  # the browser-side links to a slider (SteppingWidget.follow), kept while it lives
 
     def parts(self, step: int) -> tuple[str, str]:
         """(words, graph) HTML of one step (brought into 0..len)."""
@@ -141,56 +144,14 @@ class Pane:
         text, graph = self.parts(step)
         return f"<div>{text}{graph}</div>"
 
-    def link(self, slider: Any) -> None:
-        """Follow a step slider: in the browser (jslink) when the frames are in the page, else in the kernel."""
-        W = require_ipywidgets()
-        if self.in_browser:
-            self.links += [W.jslink((slider, "value"), (self.text, "selected_index")),
-                           W.jslink((slider, "value"), (self.graph, "selected_index"))]
-        else:
-            def follow(ch: Any) -> None:
-                self.text.value, self.graph.value = self.parts(ch["new"])
-            slider.observe(follow, "value")
-
-
-class Controls:
-    """Play/pause, previous/next, a step slider and the pause between steps, all labelled in words."""
-
-    def __init__(self, steps: int, theme: render.Theme, interval: int = 900) -> None:
-        W = require_ipywidgets()
-        big = W.Layout(height="40px", width="auto")  # as wide as its words: Next stays on the row of Previous
-        bstyle = {"font_size": f"{Sizes.of(theme).ui}px"}
-        self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
-                           description=_("Play"), tooltip=_("Play / pause the steps"), layout=W.Layout(height="40px"))
-        self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description=_("Step"),
-                                  continuous_update=True, readout=True,
-                                  layout=W.Layout(width="min(100%, 340px)", height="40px"),
-                                  style={"description_width": "3.5em"})
-        self.prev = W.Button(description=_("◀ Previous"), tooltip=_("one step back"), layout=big, style=bstyle)
-        self.next = W.Button(description=_("Next ▶"), tooltip=_("one step forward"), layout=big, style=bstyle)
-        self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description=_("ms per step"),
-                                 layout=W.Layout(width="min(100%, 300px)", height="40px"),
-                                 style={"description_width": "initial"})  # its words, in any language
-        self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
-                      W.jslink((self.speed, "value"), (self.play, "interval"))]
-        if steps <= 0:
-            for w in (self.play, self.slider, self.prev, self.next):
-                w.disabled = True
-        wrap = W.Layout(flex_flow="row wrap", align_items="center")
-        self.box = W.HBox([self.play, self.prev, self.next, self.slider, self.speed], layout=wrap)
-        # without the speed slider (a widget with little room puts it last: it is the control used least)
-        self.main = W.HBox([self.play, self.prev, self.next, self.slider], layout=wrap)
-
 
 NOT_A_TRACE = N_("Stepper needs a trace: trace.record(program, style, inputs); got a value of type {type}.")
 NO_EVENTS = N_("This trace has no events: the program defined and ran nothing, so there is nothing to step through.")
 LARGE_TRACE = N_("This trace is large, so stepping goes through the running kernel (it will not animate in an "
                  "exported page).")
-STEP_NOT_WHOLE = N_("step must be a whole number, got {step}")
-NO_SUCH_STEP = N_("There are steps 0 to {n}; step {k} does not exist, so this shows step {shown}.")
 
 
-class Stepper(CourseWidget):
+class Stepper(SteppingWidget):
     """Step through one trace: play/pause, previous/next, a step slider, the phase, the event in words, the line.
 
     >>> from course_lib import trace, programs
@@ -204,28 +165,23 @@ class Stepper(CourseWidget):
     def __init__(self, trace: Any, *, theme: str | render.Theme | None = None, interval: int = 900,
                  max_bytes: int = MAX_BYTES, title: str | None = None) -> None:
         super().__init__(theme=theme)
-        W = require_ipywidgets()
         self.trace = trace
-        self._n = 0
         if not isinstance(trace, Trace):
             self.children = [self.message]
             self.show_error(say(NOT_A_TRACE, type=type(trace).__name__))
             return
-        self._n = len(trace)
-        self.controls = Controls(self._n, self.theme, interval)
+        controls = self.start_clock(len(trace), interval)
         # the words and the controls in a column on the left, the graph beside them from the widget's top down:
         # on a 1280x720 projector the Next button and the whole graph are on the screen together
-        self.pane = Pane(trace, steps=self._n, theme=self.theme, max_bytes=max_bytes, max_height=fit_height(0),
+        self.pane = Pane(trace, steps=self.steps, theme=self.theme, max_bytes=max_bytes, max_height=fit_height(0),
                          label=title if title is not None else _(STYLE_TITLES.get(trace.style, trace.style)))
-        self.pane.link(self.controls.slider)
-        self.controls.prev.on_click(lambda _b: self._move(-1))
-        self.controls.next.on_click(lambda _b: self._move(+1))
+        self.follow(self.pane)
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
-        if self._n == 0:
+        if self.steps == 0:
             self.show_note(say(NO_EVENTS))
         elif not self.pane.in_browser:
             self.show_note(say(LARGE_TRACE))
-        left = W.VBox([self.pane.title, self.controls.main, self.message, self.pane.text, self.controls.speed],
+        left = W.VBox([self.pane.title, controls.main, self.message, self.pane.text, controls.speed],
                       layout=W.Layout(flex="0 1 40%", min_width="min(100%, 300px)"))
         self.pane.graph.layout.flex = "1 1 0%"
         self.children = [W.HBox([left, self.pane.graph], layout=W.Layout(width="100%", flex_flow="row wrap",
@@ -233,33 +189,7 @@ class Stepper(CourseWidget):
 
     def __repr__(self) -> str:
         style = getattr(self.trace, "style", "no trace")
-        return f"Stepper({style}, steps={self._n})"  # name=value: no plural to agree
-
-    @property
-    def step(self) -> int:
-        """The step shown (0 = before the first event)."""
-        return self.controls.slider.value if hasattr(self, "controls") else 0
-
-    @guarded
-    def go(self, step: int) -> None:
-        """Show a step; a step outside 0..len is brought back into range, with a note that says so."""
-        if not hasattr(self, "controls"):
-            return
-        try:
-            k = int(step)
-        except (TypeError, ValueError, OverflowError):
-            self.show_error(say(STEP_NOT_WHOLE, step=repr(step)))
-            return
-        if not 0 <= k <= self._n:
-            self.show_note(say(NO_SUCH_STEP, n=self._n, k=k, shown=min(max(k, 0), self._n)))
-            k = min(max(k, 0), self._n)
-        else:
-            self.clear_message()
-        self.controls.slider.value = k
-
-    @guarded
-    def _move(self, delta: int) -> None:
-        self.go(min(max(self.controls.slider.value + delta, 0), self._n))
+        return f"Stepper({style}, steps={self.steps})"  # name=value: no plural to agree
 
     def frame_html(self, step: int) -> str:
         """The HTML of one step (what the stack shows), for tests and for saving a step as a picture."""

@@ -1,0 +1,80 @@
+"""How much room a widget's parts take: the graph's height on the screen, controls wide enough for their words in
+any language, side-by-side panes in proportion to their graphs, and the style sheet that sizes ipywidgets' own
+controls with the theme.
+
+Every size of *text* comes from :class:`course_lib.widgets.base.Sizes` (the theme); this module turns those sizes
+and the screen into room.
+
+>>> fit_height(100), wider(8.7, "em", ["buckets"])
+('calc(100vh - 230px)', '8.7em')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..i18n import gettext as _
+
+if TYPE_CHECKING:  # only for the annotation: base imports this module to style every widget
+    from .base import Sizes
+
+__all__ = ["CHROME_PX", "fit_height", "share_width", "wider", "widget_css"]
+
+#: px of the screen a widget never gets: JupyterLab's menu, tab and tool bars above the notebook and its status
+#: bar below (measured in JupyterLab 4.6: 92 px and 25 px in Presentation Mode at 1280x720), and a margin
+CHROME_PX = 130
+
+
+def fit_height(above: int) -> str:
+    """The CSS height a widget's graph scales down to when ``above`` px of the widget (titles, controls) sit over
+    it: what is left of the screen, so the controls and the whole graph are seen together.
+
+    >>> fit_height(100)
+    'calc(100vh - 230px)'
+    """
+    return f"calc(100vh - {CHROME_PX + int(above)}px)"
+
+
+def wider(size: float, unit: str, labels: Iterable[str]) -> str:
+    """A control's size (a description width), chosen by eye for its English ``labels`` (message ids), widened as
+    much as their longest translation is longer: controls keep their English sizes, and a
+    French word is not cut short (``écart des longueurs`` where ``length spread`` was).
+
+    >>> wider(8.7, "em", ["length spread", "buckets"])
+    '8.7em'
+    """
+    labels = list(labels)
+    english = max((len(t) for t in labels), default=0)
+    shown = max((len(_(t)) for t in labels), default=0)
+    return f"{round(size * max(1.0, shown / english if english else 1.0), 1):g}{unit}"
+
+
+def share_width(panes: list[tuple[Any, float | None]]) -> None:
+    """Side-by-side panes get widths in proportion to their graphs' natural widths.
+
+    Each SVG scales down to its pane (max-width: 100%), so proportional panes give both graphs the same scale:
+    with equal halves a wide define-then-run graph (both branches, gradient nodes) was drawn at half the size of
+    its define-by-run neighbour, which made the two look unrelated.
+    """
+    for box, width in panes:
+        grow = max(1, round(width)) if width else 300
+        box.layout.flex = f"{grow} 1 0%"
+        box.layout.width = "auto"
+        box.layout.min_width = "0"
+        box.layout.margin = "0 6px"
+        box.layout.overflow = "hidden"  # long source lines scroll inside their box instead of widening the pane
+
+
+def widget_css(sizes: Sizes) -> str:
+    """The style sheet of a course widget of these sizes: ipywidgets' text variables, scoped to the widget's class.
+
+    >>> from course_lib import render
+    >>> from course_lib.widgets.base import Sizes
+    >>> "--jp-widgets-font-size:21px" in widget_css(Sizes.of(render.get_theme("presenter")))
+    True
+    """
+    # only the text size: ipywidgets' inline height is also the line height of every HTML widget's text
+    # code in running text as large as the text (JupyterLab shrinks <code> to its smaller code font)
+    return (f"<style>.course-ui-{sizes.ui}{{--jp-widgets-font-size:{sizes.ui}px}}"
+            f".course-ui-{sizes.ui} code{{font-size:inherit}}</style>")

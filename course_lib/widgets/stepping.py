@@ -1,0 +1,133 @@
+"""The clock of a stepping widget: Play, Previous, Next, the step slider and the pause between steps, and what a
+step outside the trace does. :class:`Stepper` (one trace) and :class:`SideBySide` (two traces on one clock) are
+both a :class:`SteppingWidget`.
+
+Stepping runs in the browser: ``Play`` drives the step slider through a ``jslink``, and each view that follows
+the clock (a :class:`course_lib.widgets.stepper.Pane`: a ``Stack`` of pre-rendered frames) is jslinked to the
+slider too, so Play and the slider work without a kernel, in an exported HTML page as well. Previous and Next are
+buttons: they need the kernel (the static site greys them). A view too large to pre-render follows the slider
+through the kernel instead.
+
+A step asked for from code (:meth:`SteppingWidget.go`) is read as a whole number and brought into ``0..steps``;
+a step that does not exist is said in the message box, and the note goes away once the clock is on a real step,
+giving back what the box said before (a widget's own problem, such as the define-then-run ``if`` lesson, stays).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import render
+from ..i18n import N_, say
+from ..i18n import gettext as _
+from .base import CourseWidget, Sizes, guarded
+from .base import ipywidgets as W
+
+__all__ = ["NO_SUCH_STEP", "STEP_NOT_WHOLE", "Controls", "SteppingWidget"]
+
+STEP_NOT_WHOLE = N_("step must be a whole number, got {step}")
+NO_SUCH_STEP = N_("There are steps 0 to {n}; step {k} does not exist, so this shows step {shown}.")
+
+
+class Controls:
+    """Play/pause, previous/next, a step slider and the pause between steps, all labelled in words."""
+
+    def __init__(self, steps: int, theme: render.Theme, interval: int = 900) -> None:
+        big = W.Layout(height="40px", width="auto")  # as wide as its words: Next stays on the row of Previous
+        bstyle = {"font_size": f"{Sizes.of(theme).ui}px"}
+        self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
+                           description=_("Play"), tooltip=_("Play / pause the steps"), layout=W.Layout(height="40px"))
+        self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description=_("Step"),
+                                  continuous_update=True, readout=True,
+                                  layout=W.Layout(width="min(100%, 340px)", height="40px"),
+                                  style={"description_width": "3.5em"})
+        self.prev = W.Button(description=_("◀ Previous"), tooltip=_("one step back"), layout=big, style=bstyle)
+        self.next = W.Button(description=_("Next ▶"), tooltip=_("one step forward"), layout=big, style=bstyle)
+        self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description=_("ms per step"),
+                                 layout=W.Layout(width="min(100%, 300px)", height="40px"),
+                                 style={"description_width": "initial"})  # its words, in any language
+        self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
+                      W.jslink((self.speed, "value"), (self.play, "interval"))]
+        if steps <= 0:
+            for w in (self.play, self.slider, self.prev, self.next):
+                w.disabled = True
+        wrap = W.Layout(flex_flow="row wrap", align_items="center")
+        self.box = W.HBox([self.play, self.prev, self.next, self.slider, self.speed], layout=wrap)
+        # without the speed slider (a widget with little room puts it last: it is the control used least)
+        self.main = W.HBox([self.play, self.prev, self.next, self.slider], layout=wrap)
+
+
+class SteppingWidget(CourseWidget):
+    """A course widget with one clock: ``steps`` + 1 positions (0 = before the first event), the controls that
+    move it, the views that follow it.
+
+    A subclass calls :meth:`start_clock` once it knows how many steps there are, hands each view to
+    :meth:`follow`, and puts ``self.controls.main`` (and ``self.controls.speed``) among its children. Until then
+    (a widget given something it cannot step through) the clock does not exist: :attr:`step` is 0 and
+    :meth:`go` does nothing.
+    """
+
+    controls: Controls | None = None
+    steps: int = 0  # the last step (the length of the longest trace)
+    #: what the message box said before a step note (its HTML, its messages) and the note: given back after it
+    _before_note: tuple[str, list[str], str] | None = None
+
+    def start_clock(self, steps: int, interval: int = 900) -> Controls:
+        """Build the controls for ``steps`` steps; Previous and Next move the clock one step."""
+        self.steps = steps
+        self.controls = Controls(steps, self.theme, interval)
+        self.controls.prev.on_click(lambda _b: self._move(-1))
+        self.controls.next.on_click(lambda _b: self._move(+1))
+        return self.controls
+
+    def follow(self, pane: Any) -> None:
+        """Make ``pane`` (its ``text`` and ``graph`` views) follow the step slider: in the browser (jslink) when its
+        frames are in the page, else through the kernel. The links are kept on the pane, as long as it lives."""
+        slider = self.controls.slider  # type: ignore[union-attr]
+        if pane.in_browser:
+            pane.links += [W.jslink((slider, "value"), (pane.text, "selected_index")),
+                           W.jslink((slider, "value"), (pane.graph, "selected_index"))]
+        else:
+            def show(change: Any) -> None:
+                pane.text.value, pane.graph.value = pane.parts(change["new"])
+            slider.observe(show, "value")
+
+    @property
+    def step(self) -> int:
+        """The step shown (0 = before the first event)."""
+        return self.controls.slider.value if self.controls is not None else 0
+
+    @guarded
+    def go(self, step: int) -> None:
+        """Show a step; a step outside ``0..steps`` is brought back into range, with a note that says so."""
+        if self.controls is None:
+            return
+        try:
+            k = int(step)
+        except (TypeError, ValueError, OverflowError):
+            self._step_note(say(STEP_NOT_WHOLE, step=repr(step)), "error")
+            return
+        shown = min(max(k, 0), self.steps)
+        self._set_step(shown, say(NO_SUCH_STEP, n=self.steps, k=k, shown=shown) if k != shown else "")
+
+    @guarded
+    def _move(self, delta: int) -> None:
+        self._set_step(min(max(self.controls.slider.value + delta, 0), self.steps))  # type: ignore[union-attr]
+
+    def _set_step(self, k: int, note: str = "") -> None:
+        """Move the clock to step ``k`` (in range): with ``note`` said, or else with the box as it was before the
+        last step note."""
+        if note:
+            self._step_note(note, "note")
+        elif self._before_note is not None:
+            value, shown, said = self._before_note
+            if self.shown == [said]:  # still the step note (not a message said since): give the box back
+                self.message.value, self.shown = value, shown
+            self._before_note = None
+        self.controls.slider.value = k  # type: ignore[union-attr]
+
+    def _step_note(self, text: str, kind: str) -> None:
+        """Say something about the step asked for, keeping what the box said before (given back by _set_step)."""
+        value, shown = (self.message.value, list(self.shown)) if self._before_note is None else self._before_note[:2]
+        self._before_note = (value, shown, text)
+        self.show_message(text, kind)
