@@ -352,6 +352,16 @@ def test_deep_chain_does_not_recurse():
     assert svg.count('class="node ') == 50
 
 
+def test_the_first_layout_in_a_fresh_interpreter_prints_nothing_on_stderr():
+    """pygraphviz's bundled fontconfig prints a notice on its first use (on this Debian: "Fontconfig warning ...
+    reset-dirs"); ipykernel would put it under the cell. The renderer drops it with the course's stderr filter
+    (course_lib.i18n.stderr), so drawing in a fresh interpreter writes nothing on stderr."""
+    pytest.importorskip("pygraphviz")
+    code = BUILDER + "\nassert render.Layout(g).engine == 'pygraphviz'\nprint(render.to_svg(g)[:4])\n"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert res.returncode == 0 and res.stdout.strip() == "<svg" and res.stderr == "", res.stderr
+
+
 # ---------------------------------------------------------------------------------------------------- engines missing
 def test_without_pygraphviz_the_dot_program_lays_it_out(monkeypatch):
     if shutil.which("dot") is None:
