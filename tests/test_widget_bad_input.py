@@ -232,13 +232,13 @@ def test_valid_arguments_give_no_message_and_the_same_reprs() -> None:
         "PaddingExplorer(spread=3, buckets=1, sentence=1)": PaddingExplorer(spread=3),
         "PaddingExplorer(spread=5, buckets=2, sentence=1)": PaddingExplorer(spread=5, buckets=2),
         "CompileExplorer(ops=6, nodes=9, compiles=1, runs=1)": compile_explorer(ops=6),
-        "SessionExplorer(fetch 'y', fed x, w; 15 nodes, 1 compile)": SessionExplorer(feeds={"x": 3.0, "w": 2.0}),
-        "BatchingExplorer(4 trees, up to 5 words: 44 ops one node at a time, 33 batched by depth)":
+        "SessionExplorer(fetch 'y', fed x, w; nodes=15, compiles=1)": SessionExplorer(feeds={"x": 3.0, "w": 2.0}),
+        "BatchingExplorer(trees=4, max_words=5, ops_one_node_at_a_time=44, ops_batched_by_depth=33)":
             BatchingExplorer(trees=4, words=5, seed=1),
         "ControlFlowExplorer(branch_with_cond, x = 1)": ControlFlowExplorer(programs.branch_with_cond, value=1.0),
         "ControlFlowExplorer(repeat_until_large, x = 0.5)":
             ControlFlowExplorer(programs.repeat_until_large, low=0.2, high=12.0, value=0.5),
-        "TreeExplorer('((the cat) sat)': 3 words, 2 cells, 8 ops)": TreeExplorer("((the cat) sat)"),
+        "TreeExplorer('((the cat) sat)', words=3, cells=2, ops=8)": TreeExplorer("((the cat) sat)"),
         "ExpressionExplorer('sin(x*w + 1)', variables x, w)": ExpressionExplorer("sin(x*w + 1)"),
     }
     for expected, w in made.items():
