@@ -10,7 +10,7 @@ from course_lib.widgets.base import said_ids
 
 def test_tree_explorer_follows_the_typed_tree() -> None:
     e = tree_widgets.TreeExplorer("((the cat) sat)")
-    assert repr(e) == "TreeExplorer('((the cat) sat)': 3 words, 2 cells, 8 ops)"
+    assert repr(e) == "TreeExplorer('((the cat) sat)', words=3, cells=2, ops=8)"
     assert tree_rnn.cells(e.view_graph) == ["h(the₁ cat₂)", "h(the₁ cat₂ sat₃)"]
     assert "built and compiled" in e.summary.value and e.cache.graphs_built == 1
     e.set_text("((a dog) ran)")  # same shape: reused
@@ -30,7 +30,7 @@ def test_tree_explorer_shows_errors_inline_and_keeps_the_last_graph() -> None:
     e.set_text(42)
     assert said_ids(e) == [tree_widgets.NOT_TEXT] and e.shown[0].values["type"] == "int"
     e.set_text("(big dog)")
-    assert e.message.value == "" and e.error == "" and "2 words" in repr(e)
+    assert e.message.value == "" and e.error == "" and "words=2" in repr(e)
 
 
 def test_tree_explorer_shows_a_parse_error_with_its_column_hint_and_the_graph_kept() -> None:

@@ -68,7 +68,7 @@ def break_even(compile_s: float, compiled_run_s: float, eager_run_s: float) -> i
 @dataclass
 class BreakEven:
     """Cumulative costs for a small and a large graph: ``pairs[size][name] = (first call, later calls)``, both
-    medians; ``first_calls[size][name]`` the first calls' measurement with its spread."""
+    medians; ``first[size][name]`` the first calls' measurement with its spread."""
 
     sizes: dict[str, int]
     pairs: dict[str, dict[str, tuple[float, float]]]
