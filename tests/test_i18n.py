@@ -150,6 +150,14 @@ def test_compile_writes_the_french_plural_rule_and_skips_an_up_to_date_mo(tmp_pa
     assert tool.compile_catalogue(po) is not None
 
 
+def test_a_broken_po_stops_the_compile(tmp_path: Path) -> None:
+    """./course setup stops with the line to fix, instead of a catalogue silently missing entries."""
+    po = tmp_path / "course_lib.po"
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Step"\nmsgstr "Pas"\nnot a po line\n', encoding="utf-8")
+    with pytest.raises(Exception, match="misformatted"):
+        tool.compile_catalogue(po)
+
+
 # ---------------------------------------------------------------------- (c) placeholders
 def _fields(text: str) -> set[str]:
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}

@@ -90,7 +90,7 @@ def unseen(root: Path = PACKAGE, template: Catalog | None = None) -> list[str]:
 
 def read(po: Path) -> Catalog:
     with po.open("rb") as f:
-        return read_po(f)
+        return read_po(f, abort_invalid=True)  # a broken line stops here, named, instead of a silent gap
 
 
 def _translated(message) -> bool:
