@@ -13,8 +13,31 @@ import pytest
 
 from .labdriver import CHROMIUM_ARGS, Lab, chromium_path
 
-ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
+
+
+#: browser test files whose tests are independent runs, spread one by one over the workers; every other file's tests
+#: stay together on one worker, where its module fixture (a built site, a page of widgets, a second JupyterLab) is
+#: made once (./course test: -n N --dist loadscope, with the scheduler below)
+SPREAD = {"test_notebooks.py"}
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: without xdist, never called
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadscope with a scope per browser test file, but one per test in the SPREAD files. (xdist's own
+    --dist loadgroup cannot do this with pytest 9: it renames items through ``_nodeid``, which pytest 9 ignores.)"""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FilesAndSpreadTests(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return nodeid if Path(file).name in SPREAD else file
+
+    return FilesAndSpreadTests(config, log)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -154,6 +154,36 @@ def run_all(page, timeout_ms: int = 240_000) -> None:
     page.wait_for_function(KERNEL_IDLE, timeout=timeout_ms, polling=300)
 
 
+# In the page, polled once per animation frame: true once the elements matched by the selector kept the same boxes
+# from one frame to the next, no CSS animation or transition runs inside them, and the fonts are loaded: the layout
+# a student sees, ready to measure or to photograph. (A Web Animations list, not a pause: a transition that never
+# ends, or a box that keeps resizing, fails with a message instead of passing by luck.)
+SETTLED = """(selector) => {
+  const els = [...document.querySelectorAll(selector)];
+  const now = JSON.stringify(els.map(e => {
+    const r = e.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height];
+  }));
+  const moving = document.getAnimations().some(a => a.playState === 'running'
+    && els.some(e => a.effect && a.effect.target && e.contains(a.effect.target)));
+  const same = window.__courseLayout === now;
+  window.__courseLayout = now;
+  return els.length > 0 && same && !moving && document.fonts.status === 'loaded';
+}"""
+
+
+def wait_settled(page, selector: str, what: str, timeout_ms: int = 60_000) -> None:
+    """Wait until ``selector``'s elements stop moving (SETTLED); raise ``TimeoutError`` naming ``what`` if they never
+    do. The deadline is generous: on a busy machine frames come slowly, and only the condition ends the wait."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.evaluate("() => { window.__courseLayout = null; }")
+    try:
+        page.wait_for_function(SETTLED, arg=selector, polling="raf", timeout=timeout_ms)
+    except PlaywrightTimeout:
+        raise TimeoutError(f"{what}: still moving or loading fonts after {timeout_ms / 1000:g} s") from None
+
+
 # How many widget views are on the page: rendered ones, and the error widget ipywidgets shows when one cannot render.
 WIDGET_VIEWS = """() => ({
   rendered: document.querySelectorAll('.jp-OutputArea-output:has(> .jupyter-widgets)').length,

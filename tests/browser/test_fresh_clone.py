@@ -109,7 +109,7 @@ def test_fresh_clone_shows_saved_graphs_and_widgets_without_running(fresh_clone_
                          '.jp-OutputArea-output:has(> .jupyter-widgets)').first
     if first.count():  # what a student sees of the first saved graph (or widget), before running anything
         first.scroll_into_view_if_needed()
-        first.screenshot(path=str(artifacts / "fresh-clone-first-output.png"))
+        first.screenshot(path=str(artifacts / "fresh-clone-first-output.png"), animations="disabled")
     print(f"{NOTEBOOK} opened without running: {shown['drawn']} of {graphs} saved graphs drawn as SVG, "
           f"{views['rendered']} of {widgets} saved widget views rendered, {views['failed']} failed; "
           f"text shown instead: {shown['asText']}")

@@ -12,6 +12,8 @@ from course_lib import programs, render, trace
 from course_lib.lessons import tree_rnn, trees
 from course_lib.lessons.compiling.chains import StaticChain
 
+from .labdriver import wait_settled
+
 # For each box: every text line's box (getBBox, SVG units) against the outline; returns the boxes that spill over.
 SPILLS = """() => {
   const out = [];
@@ -27,7 +29,8 @@ SPILLS = """() => {
         const rx = +shape.getAttribute('rx') + pad, ry = +shape.getAttribute('ry') + pad;
         // the glyphs' ink, not the line box: a line box is taller than its letters by about a third
         const inset = b.height * 0.15;
-        bad = corners.some(([x, y]) => ((x - cx) / rx) ** 2 + ((Math.min(Math.max(y, b.y + inset), b.y + b.height - inset) - cy) / ry) ** 2 > 1);
+        const inkY = y => Math.min(Math.max(y, b.y + inset), b.y + b.height - inset);
+        bad = corners.some(([x, y]) => ((x - cx) / rx) ** 2 + ((inkY(y) - cy) / ry) ** 2 > 1);
       } else if (shape.tagName === 'polygon') {
         const p = shape.getAttribute('points').trim().split(/\\s+/).map(s => s.split(',').map(Number));
         // parallelogram (top-left, top-right, bottom-right, bottom-left): x limits at a height y
@@ -73,7 +76,7 @@ def test_every_label_stays_inside_its_shape(browser, artifacts, theme):
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     svgs = pictures(theme)
     page.set_content("<html><body style='margin:0'>" + "".join(f"<div>{s}</div>" for s in svgs) + "</body></html>")
-    page.wait_for_timeout(300)
+    wait_settled(page, "svg", f"the {theme} graphs")  # laid out with the fonts they are drawn in
     spills = page.evaluate(SPILLS)
     boxes = page.evaluate("document.querySelectorAll('g.node').length")
     page.screenshot(path=str(artifacts / f"labels-{theme}.png"), full_page=True)

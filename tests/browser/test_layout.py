@@ -1,9 +1,10 @@
 """Each widget kind on a classroom projector: 1280×720, JupyterLab's Presentation Mode, the side bar hidden, the
 presenter theme set (issue 13). Scrolled so the widget starts at the top of the notebook:
 
-* ``test_widget_fits_the_screen`` (and on a 1366×768 laptop, file browser open, default theme): its main control and its graph(s) are inside the viewport together, and the
-  page has no horizontal scrollbar. The padding explorer's "graph" is its grid of sentences (what its sliders
-  change); its two unrolled graphs sit under the counts and each scales to a screen's height when scrolled to.
+* ``test_widget_fits_the_screen`` (and on a 1366×768 laptop, file browser open, default theme): its main control
+  and its graph(s) are inside the viewport together, and the page has no horizontal scrollbar. The padding
+  explorer's "graph" is its grid of sentences (what its sliders change); its two unrolled graphs sit under the
+  counts and each scales to a screen's height when scrolled to.
 * ``test_graph_labels_readable_on_a_projector``: the smallest graph label is at least 24 px on screen.
 * ``test_widget_words_readable_on_a_projector``: every word of the widget outside its pictures (slider names and
   read-outs, buttons, dropdowns, messages, tables, listings) is at least 20 px, and no control's name is cut short.
@@ -19,12 +20,14 @@ from typing import Any
 
 import nbformat
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .labdriver import open_notebook, run_all, wait_for_widget_views
+from .labdriver import open_notebook, run_all, wait_for_widget_views, wait_settled
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = ("import course_lib as cl\nimport course_lib.widgets as cw\nfrom course_lib import programs, trace\n"
-         "from course_lib.lessons import tree_widgets\nfrom course_lib.lessons.compile_explorer import CompileExplorer\n"
+         "from course_lib.lessons import tree_widgets\n"
+         "from course_lib.lessons.compile_explorer import CompileExplorer\n"
          "from course_lib.lessons.padding_explorer import PaddingExplorer\n"
          "from course_lib.lessons.session_explorer import SessionExplorer\ncl.set_theme('presenter')")
 #: widget kind -> (constructor cell, the accessible name of its main control)
@@ -59,16 +62,21 @@ MEASURE = """([k, control]) => {
   const shown = (el) => el.getClientRects().length > 0;
   const svgs = [...out.querySelectorAll('svg[role=img][id]')].filter(shown)
     .filter(s => !s.id.startsWith('course-legend'));
-  const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  };
   let ctl = null;
   const buttons = [...out.querySelectorAll('button, input, select, textarea, .widget-slider')].filter(shown);
   const main = control ? buttons.find(b => (b.innerText || '').trim() === control) : buttons[0];
   if (main) ctl = box(main);
   const fonts = svgs.flatMap(s => [...s.querySelectorAll('g.node text')].map(t => {
-    const m = t.getScreenCTM(); const f = parseFloat(t.getAttribute('font-size') || s.querySelector('g').getAttribute('font-size'));
+    const m = t.getScreenCTM();
+    const f = parseFloat(t.getAttribute('font-size') || s.querySelector('g').getAttribute('font-size'));
     return f * Math.hypot(m.a, m.b);
   }));
-  const scrollers = [document.scrollingElement, ...document.querySelectorAll('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook')];
+  const scrollers = [document.scrollingElement,
+                     ...document.querySelectorAll('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook')];
   const hscroll = scrollers.filter(e => e && e.scrollWidth > e.clientWidth + 1).map(e => e.className || e.tagName);
   // the widget's words outside its pictures: every element with text of its own (labels, read-outs, buttons, HTML)
   const words = [...out.querySelectorAll('*')].filter(el => shown(el) && !el.closest('svg')
@@ -100,7 +108,14 @@ def open_widgets(lab: Any, browser: Any, artifacts: Path, where: str) -> Any:
             page.evaluate(f"window.jupyterapp.commands.execute('{command}')")
     run_all(page)
     wait_for_widget_views(page, len(WIDGETS))
-    page.wait_for_timeout(1500)
+    # every widget's graph drawn, then the notebook laid out for this screen (Presentation Mode, side bar, theme)
+    drawn = f"""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')].slice(1, {len(WIDGETS) + 1})
+      .every(c => c.querySelector('.jp-OutputArea svg[role=img][id]'))"""
+    try:
+        page.wait_for_function(drawn, timeout=60_000, polling=200)
+    except PlaywrightTimeout:
+        pass  # test_widget_fits_the_screen says which widget shows no graph
+    wait_settled(page, ".jp-Notebook .jp-OutputArea", f"the {where}'s widgets")
     return ctx, page
 
 
@@ -121,7 +136,7 @@ def laptop(lab, browser, artifacts):
 def measure(page: Any, artifacts: Path, kind: str, where: str = "projector") -> dict[str, Any]:
     k = list(WIDGETS).index(kind) + 1
     m = page.evaluate(MEASURE, [k, WIDGETS[kind][1]])
-    page.wait_for_timeout(200)
+    wait_settled(page, ".jp-Notebook .jp-OutputArea", f"{kind} scrolled to the top")  # the picture of what was measured
     page.screenshot(path=str(artifacts / f"{where}-{kind}.png"))
     print(where, kind, json.dumps(m))
     return m

@@ -58,6 +58,15 @@ VISIBLE_SVGS = """(k) => {
   const o = document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')[k];
   return [...o.querySelectorAll('svg')].filter(s => s.getClientRects().length > 0).map(s => s.outerHTML);
 }"""
+# The slide holding widget output k is the current one, and no transition or animation runs on the slides (reveal.js
+# slides a section in with a CSS transition; the zoom to fit the 1280x720 screen is set when the deck is ready).
+SLIDE_SHOWN = """(k) => {
+  const o = document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')[k];
+  const slides = document.querySelector('.reveal .slides');
+  const moving = document.getAnimations().some(a => a.playState === 'running' && a.effect && a.effect.target
+    && slides.contains(a.effect.target));
+  return window.courseReveal.getCurrentSlide() === o.closest('section') && !moving;
+}"""
 GRAPHS = """() => document.querySelectorAll(
   '.jp-OutputArea-output svg[role=img], .jp-OutputArea-output img[src^="data:image/svg+xml"]').length"""
 
@@ -119,7 +128,9 @@ class Visit:
         return self.page.evaluate(WIDGET_OUTPUTS)
 
     def assert_clean(self) -> None:
-        self.page.wait_for_timeout(300)  # late font and script requests
+        # late font and script requests: the fonts loaded, then no request in flight (Playwright's network idle)
+        self.page.evaluate("() => document.fonts.ready.then(() => document.fonts.status)")
+        self.page.wait_for_load_state("networkidle", timeout=30_000)
         assert not self.problems, f"{self.rel}:\n  " + "\n  ".join(self.problems)
 
     def close(self) -> None:
@@ -154,17 +165,30 @@ def check_widgets(visit: Visit, b: site_build.Built) -> None:
             f"{visit.rel}: a note not in the page's language ({b.lang}): {said!r}"
 
 
-def settled_svgs(visit: Visit, view: int) -> list[str]:
-    """The visible SVGs of widget output ``view`` once they are drawn and stay the same for a quarter second (so a
-    slide still fading in, or a graph still being laid out, is not taken for a step)."""
-    last: list[str] | None = None
-    for _ in range(40):
-        now = visit.page.evaluate(VISIBLE_SVGS, view)
-        if now and now == last:
-            return now
-        last = now
-        visit.page.wait_for_timeout(250)
-    raise AssertionError(f"{visit.rel}: widget output {view} shows no settled SVG graph: {len(last or [])} visible")
+# In the page, polled once per animation frame: widget output k's visible SVGs once some are drawn, unlike the
+# given ones (the step before, or null) and the same as on the frame before (a frame still being swapped in is not
+# taken for a step).
+SVGS_SETTLED = f"""([k, unlike]) => {{
+  const now = ({VISIBLE_SVGS})(k);
+  const key = JSON.stringify(now);
+  const same = window.__courseSvgs === key;
+  window.__courseSvgs = key;
+  const before = unlike !== null && unlike.length === now.length && unlike.every((svg, i) => svg === now[i]);
+  return now.length > 0 && same && !before ? now : false;
+}}"""
+
+
+def settled_svgs(visit: Visit, view: int, unlike: list[str] | None = None, what: str = "") -> list[str]:
+    """The visible SVGs of widget output ``view`` once they are drawn and held for a frame; with ``unlike``, once they
+    differ from those (a step shown). On a timeout, an AssertionError saying ``what`` did not happen."""
+    visit.page.evaluate("() => { window.__courseSvgs = null; }")
+    try:
+        found = visit.page.wait_for_function(SVGS_SETTLED, arg=[view, unlike], polling="raf", timeout=30_000)
+    except PlaywrightTimeout:
+        shown = len(visit.page.evaluate(VISIBLE_SVGS, view))
+        raise AssertionError(f"{visit.rel}: widget output {view}: {what or 'no SVG graph drawn'} "
+                             f"({shown} SVGs visible)") from None
+    return found.json_value()
 
 
 def move_slider(visit: Visit, view: int, label: str, steps: int) -> None:
@@ -201,14 +225,14 @@ def test_page(lang, stem, site, base_url, browser, artifacts):
             label, top = sliders[0]
             before = settled_svgs(visit, view.view)
             move_slider(visit, view.view, label, max(1, top // 2))
-            after = settled_svgs(visit, view.view)
-            assert after != before, f"{visit.rel}: moving {label!r} to {top // 2} did not change the graph"
+            settled_svgs(visit, view.view, unlike=before,
+                         what=f"moving {label!r} to {top // 2} did not change the graph")
         first = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").first
         shot = artifacts / shot_name(lang, stem)
         if b.views:
-            first.screenshot(path=str(shot))
+            first.screenshot(path=str(shot), animations="disabled")
         else:
-            visit.page.screenshot(path=str(shot))
+            visit.page.screenshot(path=str(shot), animations="disabled")
         visit.assert_clean()
     finally:
         visit.close()
@@ -231,7 +255,8 @@ def test_slides(lang, stem, site, base_url, browser, artifacts):
             out = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").nth(view.view)
             play = out.locator(".widget-play button").first
             play.wait_for(state="visible", timeout=10_000)
-            visit.page.wait_for_timeout(1000)  # the slide transition, and the slide zoomed to fit
+            # the slide transition over: the stepper's slide is the current one and nothing on the slides moves
+            visit.page.wait_for_function(SLIDE_SHOWN, arg=view.view, timeout=30_000, polling="raf")
             box = play.bounding_box()
             assert box and 0 <= box["y"] and box["y"] + box["height"] <= 720, \
                 f"{visit.rel}: the stepper's Play is off the 1280x720 slide: {box}"
@@ -245,9 +270,9 @@ def test_slides(lang, stem, site, base_url, browser, artifacts):
             except PlaywrightTimeout:
                 raise AssertionError(f"{visit.rel}: Play did not move the {label!r} slider to step 2") from None
             play.click()  # pause, so the graph holds still part-way for the comparison and the screenshot
-            after = settled_svgs(visit, view.view)
-            assert after != before, f"{visit.rel}: Play did not change the graph of the stepper on its slide"
-            visit.page.screenshot(path=str(artifacts / shot_name(lang, f"slides-{stem}")))
+            settled_svgs(visit, view.view, unlike=before,
+                         what="Play did not change the graph of the stepper on its slide")
+            visit.page.screenshot(path=str(artifacts / shot_name(lang, f"slides-{stem}")), animations="disabled")
         visit.assert_clean()
     finally:
         visit.close()

@@ -99,7 +99,7 @@ def test_every_widget_rendered(widgets_page, artifacts):
         v = view(page, k)
         assert len(v["graphs"]) == GRAPHS[k], f"cell {k} ({CELLS[k]}) shows {len(v['graphs'])} graphs, not " \
             f"{GRAPHS[k]}: {v['text'][:300]!r}"
-        output(page, k).screenshot(path=str(artifacts / f"widget-{k}.png"))
+        output(page, k).screenshot(path=str(artifacts / f"widget-{k}.png"), animations="disabled")
 
 
 def test_stepper_next_and_play_move_through_the_events(widgets_page):
