@@ -24,8 +24,8 @@ __all__ = ["CycleError", "Graph", "Node", "draw", "graph", "present", "say", "se
 __version__ = "0.1.0"
 
 
-CANNOT_CONVERT = N_("cannot convert a value of type {kind} to a graph; pass a course graph, a static or dynamic tensor, a tf.Graph, "
-                    "a tf ConcreteFunction, a torch tensor with grad_fn or a torch.fx.GraphModule")
+CANNOT_CONVERT = N_("cannot convert a value of type {kind} to a graph; pass a course graph, a static or dynamic "
+                    "tensor, a tf.Graph, a tf ConcreteFunction, a torch tensor with grad_fn or a torch.fx.GraphModule")
 
 
 def _framework_of(obj: Any) -> str | None:

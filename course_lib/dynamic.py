@@ -231,7 +231,7 @@ class Tensor:
             if not t._parents:
                 t.grad = g.copy() if t.grad is None else t.grad + g
                 continue
-            for parent, pg in zip(t._parents, t._backward(g)):  # type: ignore[misc]
+            for parent, pg in zip(t._parents, t._backward(g), strict=True):  # type: ignore[misc]
                 if pg is not None and parent.requires_grad:
                     grads[parent._id] = grads[parent._id] + pg if parent._id in grads else pg
 

@@ -1,12 +1,13 @@
 """A safe parser for expressions typed into widgets: text → a program both engines can run. Never ``eval``.
 
-The text is parsed by Python's own parser (``ast.parse``) and then *checked against a whitelist*: numbers,
-variable names, the operators of the op table (``+ - * / ** @``, unary ``-``; Python's unary ``+`` changes
-nothing), parentheses and calls of the course's op functions with one argument. Everything else (attributes, subscripts, lambdas, comprehensions, conditional expressions, keywords,
-strings...) is refused with an :class:`ExpressionError` that gives the position and a hint. The accepted tree is
-turned into a postfix list of instructions and *interpreted* by :meth:`Expression.program` — so no text ever
-becomes code. Which operators exist, and what they mean, comes from :data:`course_lib.ops.OPS` (each op's
-:class:`~course_lib.ops.Spelling`): an operator registered there can be typed here with no edit.
+The text is parsed by Python's own parser (``ast.parse``) and then *checked against a whitelist*: numbers, variable
+names, the operators of the op table (``+ - * / ** @``, unary ``-``; Python's unary ``+`` changes nothing), parentheses
+and calls of the course's op functions with one argument. Everything else (attributes, subscripts, lambdas,
+comprehensions, conditional expressions, keywords, strings...) is refused with an :class:`ExpressionError` that gives
+the position and a hint. The accepted tree is turned into a postfix list of instructions and *interpreted* by
+:meth:`Expression.program` — so no text ever becomes code. Which operators exist, and what they mean, comes from
+:data:`course_lib.ops.OPS` (each op's :class:`~course_lib.ops.Spelling`): an operator registered there can be typed here
+with no edit.
 
 >>> e = parse("sin(x * w + 1)")
 >>> e.variables
@@ -47,7 +48,8 @@ REFUSED = {  # a kind of Python syntax an expression may not use -> why
     ast.BoolOp: N_("and/or are not allowed"),
     ast.ListComp: COMPREHENSIONS, ast.SetComp: COMPREHENSIONS, ast.DictComp: COMPREHENSIONS,
     ast.GeneratorExp: COMPREHENSIONS,
-    ast.List: N_("lists are not allowed"), ast.Tuple: N_("tuples are not allowed"), ast.Dict: N_("dicts are not allowed"),
+    ast.List: N_("lists are not allowed"), ast.Tuple: N_("tuples are not allowed"),
+    ast.Dict: N_("dicts are not allowed"),
     ast.Set: N_("sets are not allowed"), ast.JoinedStr: N_("strings are not allowed"),
     ast.Starred: N_("* unpacking is not allowed"), ast.NamedExpr: N_("assignment (:=) is not allowed"),
     ast.Await: N_("await is not allowed"),

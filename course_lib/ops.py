@@ -232,19 +232,20 @@ class Spelling:
 class Op:
     """One operation, everything about it in one place.
 
-    ``role``: ``"operator"`` (only spelled with a symbol: ``+ - * / **``, unary ``-``), ``"function"`` (called by
-    name: ``ops.sin(x)``; the one-argument ones can be typed into an expression), ``"comparison"`` (0/1, no
-    gradient) or ``"helper"`` (only gradients create it). ``spelling``: how it is written as an operator
-    (:class:`Spelling`; ``matmul`` is a function spelled ``@`` too); both Tensor classes get their operator methods
-    from it (:func:`install_operators`) and :mod:`course_lib.expr` parses it. ``forward`` computes on numpy float64 arrays; ``scalar`` on Python
-    floats (None: plans using this op are not specialized). ``shape(op, input shapes, attrs)`` infers the output
-    shape at build time. ``source`` is the plan-source template (``"{0} ** {p}"``; None: the spelling, ``a + b``,
-    for an operator with no attribute, else ``name(args)``).
-    ``attrs``: the keyword attributes the op takes (``pow``'s ``p``). ``grad``: the local derivative (None: no
-    gradient flows through it: the output does not change with the inputs). ``partial``: undefined for some finite inputs (``x/0``, ``log(-1)``): computed with
-    numpy's warnings off, the inf or nan being the answer. ``check_shapes``: check the shape rule before computing
-    (numpy would accept shapes the course refuses). ``domain``: an interval where the op is smooth, which the property
-    tests sample (values and derivatives against numpy, PyTorch and finite differences). ``tf`` / ``torch``: the framework function of the same maths, as an attribute path.
+    ``role``: ``"operator"`` (only spelled with a symbol: ``+ - * / **``, unary ``-``), ``"function"`` (called by name:
+    ``ops.sin(x)``; the one-argument ones can be typed into an expression), ``"comparison"`` (0/1, no gradient) or
+    ``"helper"`` (only gradients create it). ``spelling``: how it is written as an operator (:class:`Spelling`;
+    ``matmul`` is a function spelled ``@`` too); both Tensor classes get their operator methods from it
+    (:func:`install_operators`) and :mod:`course_lib.expr` parses it. ``forward`` computes on numpy float64 arrays;
+    ``scalar`` on Python floats (None: plans using this op are not specialized). ``shape(op, input shapes, attrs)``
+    infers the output shape at build time. ``source`` is the plan-source template (``"{0} ** {p}"``; None: the spelling,
+    ``a + b``, for an operator with no attribute, else ``name(args)``). ``attrs``: the keyword attributes the op takes
+    (``pow``'s ``p``). ``grad``: the local derivative (None: no gradient flows through it: the output does not change
+    with the inputs). ``partial``: undefined for some finite inputs (``x/0``, ``log(-1)``): computed with numpy's
+    warnings off, the inf or nan being the answer. ``check_shapes``: check the shape rule before computing (numpy would
+    accept shapes the course refuses). ``domain``: an interval where the op is smooth, which the property tests sample
+    (values and derivatives against numpy, PyTorch and finite differences). ``tf`` / ``torch``: the framework function
+    of the same maths, as an attribute path.
     """
 
     name: str

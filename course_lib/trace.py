@@ -354,7 +354,8 @@ def _record_static(program: Callable[..., Any], names: list[str], inputs: dict[s
         xs = {n: st.placeholder(n, shape=np.shape(inputs[n])) for n in names}
         out = program(st, **xs)
         out = out if isinstance(out, st.Tensor) else st.constant(out, name="output")
-        grads = st.gradients(out, list(xs.values())) if backward and out.shape == () else []
+        # one entry per input, None where there is no gradient (all None when none is asked for)
+        grads = st.gradients(out, list(xs.values())) if backward and out.shape == () else [None] * len(xs)
         g.observers.clear()
     g.mark_output(out.node)
     for n in g.nodes:
@@ -371,5 +372,5 @@ def _record_static(program: Callable[..., Any], names: list[str], inputs: dict[s
         phase = "backward" if node.gradient else "run"
         message = _RUN.get(node.kind, _RUN["op"])
         events.append(_event("run", phase, node.id, message, value, lines.get(node.id), node=_describe(node, value)))
-    grad_nodes = {x.node.id: d.node.id for x, d in zip(xs.values(), grads) if d is not None}
+    grad_nodes = {x.node.id: d.node.id for x, d in zip(xs.values(), grads, strict=True) if d is not None}
     return Trace("define-then-run", g, events, source, grad_nodes)

@@ -12,14 +12,14 @@ Both follow the same rules: names are the framework's own (op types, ``grad_fn``
 the conversion is complete (one IR node per framework op / autograd function / fx node; only the renderer groups
 or caps), traversals are iterative, and the same model gives the same IR (ids, names, order) every time.
 
-The rest of the package: :mod:`~course_lib.adapters.loader` (the one way to import a framework, quietly, with an
-install hint when it is missing), :mod:`~course_lib.adapters.quiet` (TensorFlow's stderr noise, captured warnings and logs,
+The rest of the package: :mod:`~course_lib.adapters.loader` (the one way to import a framework, quietly, with an install
+hint when it is missing), :mod:`~course_lib.adapters.quiet` (TensorFlow's stderr noise, captured warnings and logs,
 error summaries), :mod:`~course_lib.adapters.counters` (traces, captures and compiles counted instead of timed),
 :mod:`~course_lib.adapters.frameworks` (the course's programs built by the real frameworks) and
 :mod:`~course_lib.adapters.deployment` (graphs as data: ``torch.export``, a ``GraphDef`` run by names).
 
-This module holds the few helpers the converters share (and re-exports the loader's ``require`` and ``FrameworkMissingError``); it never imports a
-framework itself.
+This module holds the few helpers the converters share (and re-exports the loader's ``require`` and
+``FrameworkMissingError``); it never imports a framework itself.
 
 >>> from course_lib.adapters import module_path_to_scope
 >>> module_path_to_scope("encoder.layers.0.fc")

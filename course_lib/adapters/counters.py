@@ -36,10 +36,11 @@ NOT_A_TF_FUNCTION = N_("{type} is not a tf.function: decorate it with @tf.functi
 NOT_A_CAPTURE = N_("{type} does not count compiled graphs: use course_lib.adapters.torch.capture_compiled(fn, "
                    "*inputs) or pass a CountingBackend() as torch.compile(..., backend=...)")
 NOT_A_SESSION = N_("{type} has no compile_count: pass a course_lib.static.Session")
-NOTHING_TO_COUNT = N_("nothing to count on a value of type {type}: pass a tf.function, a course_lib.static.Session, or a capture "
-                      "from course_lib.adapters.torch.capture_compiled")
+NOTHING_TO_COUNT = N_("nothing to count on a value of type {type}: pass a tf.function, a course_lib.static.Session, "
+                      "or a capture from course_lib.adapters.torch.capture_compiled")
 
-__all__ = ["NOTHING_TO_COUNT", "NOT_A_CAPTURE", "NOT_A_SESSION", "NOT_A_TF_FUNCTION", "Delta", "compiled_graph_count", "count", "counting", "session_compile_count", "tf_trace_count"]
+__all__ = ["NOTHING_TO_COUNT", "NOT_A_CAPTURE", "NOT_A_SESSION", "NOT_A_TF_FUNCTION", "Delta", "compiled_graph_count",
+           "count", "counting", "session_compile_count", "tf_trace_count"]
 
 
 def tf_trace_count(fn: Any) -> int:

@@ -120,7 +120,7 @@ def tf_function_graph(program: Any, names: Sequence[str] | None = None, *, dtype
     names = list(names) if names is not None else input_names(program)
 
     def traced(*args: Any) -> Any:
-        return program(ops, **dict(zip(names, args)))
+        return program(ops, **dict(zip(names, args, strict=True)))
 
     traced.__name__ = getattr(program, "__name__", "expression")
     specs = [tf.TensorSpec([], getattr(tf, dtype), name=n) for n in names]

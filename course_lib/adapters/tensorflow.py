@@ -66,8 +66,8 @@ from ..i18n import N_, Plural, say
 from . import MAX_VALUE_ELEMENTS, small_value
 from .loader import load_tensorflow
 
-__all__ = ["BODY_LABELS", "CANNOT_CONVERT", "CANNOT_NAME", "KERAS_NOT_A_GRAPH", "NOT_OUTPUTS", "PICK_A_TRACE", "OpCount",
-           "count_ops", "to_graph"]
+__all__ = ["BODY_LABELS", "CANNOT_CONVERT", "CANNOT_NAME", "KERAS_NOT_A_GRAPH", "NOT_OUTPUTS", "PICK_A_TRACE",
+           "OpCount", "count_ops", "to_graph"]
 
 NOT_OUTPUTS = Plural("output {missing} is not an operation of this graph",
                      "outputs {missing} are not operations of this graph")  # n: how many are missing

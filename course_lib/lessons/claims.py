@@ -147,9 +147,9 @@ CLAIMS: tuple[Claim, ...] = (
           "Extending the graph costs about 200 µs.",
           "05_the_cost_of_compiling.ipynb", "a real cost still, growing with the graph",
           "The extension alone (add a node nothing fetches, run a fetch of one op that ran before, minus a steady "
-          "run of it) is measured on graphs of 10 to 3,000 ops, with its ratio to the 2017 figure printed in notebook 05; "
-          "it grows with the whole graph. A new request's executor is a different cost, measured beside it, and so "
-          "are traces and captures."),
+          "run of it) is measured on graphs of 10 to 3,000 ops, with its ratio to the 2017 figure printed in "
+          "notebook 05; it grows with the whole graph. A new request's executor is a different cost, measured "
+          "beside it, and so are traces and captures."),
     Claim("A1.8", "Answer 1",
           "running an op in previously defined graph, or in numpy/PyTorch can be as low as 1 usec",
           "One op costs about 1 µs, in a defined graph, in numpy or in PyTorch.",
@@ -446,7 +446,7 @@ class Ledger:
         head = f"<tr>{head}</tr>"
         # One folded table per part of the Q&A: 25 rows at once were a wall taller than two screens.
         groups: dict[str, list[str]] = {}
-        for c, row in zip(self.claims, rows):
+        for c, row in zip(self.claims, rows, strict=True):
             groups.setdefault(c.answer, []).append(row)
         parts = []
         for answer, group in groups.items():

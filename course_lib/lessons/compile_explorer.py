@@ -65,8 +65,9 @@ class CompileExplorer(CourseWidget):
             timings = True
         self.timings = bool(timings)
         self._uid = next(_ids)
-        self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops, description=_("ops in the graph"),
-                               continuous_update=False, style={"description_width": "initial"},
+        self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops,
+                               description=_("ops in the graph"), continuous_update=False,
+                               style={"description_width": "initial"},
                                layout=W.Layout(width="min(100%, 480px)", height="36px"))
         big = W.Layout(height="40px", width="auto", min_width="200px", margin="2px 8px")
         self.add_button = W.Button(description=_("add a node, then run"), tooltip=_("the graph changes: compile again"),

@@ -132,7 +132,8 @@ def locals_at_return(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple
     """Call ``fn(*args, **kwargs)``; return ``(result, its local variables when it returned)``.
 
     Uses ``sys.setprofile`` for the duration of the call only (the previous profiler is restored), and looks at
-    the frame running ``fn``'s own code (the outermost call, if ``fn`` recurses), so helpers that ``fn`` calls do not get in the way.
+    the frame running ``fn``'s own code (the outermost call, if ``fn`` recurses), so helpers that ``fn`` calls do
+    not get in the way.
 
     >>> def f(x):
     ...     h = x + 1
@@ -167,10 +168,10 @@ _SAME_OP = {"placeholder": "input"}
 class Moments:
     """When a recorded run had its graph and its first value.
 
-    ``structure``: each node the output needs (the forward graph: no gradient nodes) as ``(op, ids of its
-    inputs)``, in the order made (an input is ``"input"`` in both styles), so two runs made the same graph exactly
-    when their structures are equal; ``complete_at``: the step at which the last of those nodes existed; ``first_value_at``: the step at which any node first had a value
-    (steps count from 1, as the side-by-side widget numbers them)."""
+    ``structure``: each node the output needs (the forward graph: no gradient nodes) as ``(op, ids of its inputs)``, in
+    the order made (an input is ``"input"`` in both styles), so two runs made the same graph exactly when their
+    structures are equal; ``complete_at``: the step at which the last of those nodes existed; ``first_value_at``: the
+    step at which any node first had a value (steps count from 1, as the side-by-side widget numbers them)."""
 
     style: str
     structure: tuple[tuple[str, tuple[int, ...]], ...]

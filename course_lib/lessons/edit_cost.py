@@ -90,7 +90,7 @@ def static_edit_cost(repeat: int = 5, number: int = 20) -> EditCost:
 def table(costs: list[EditCost]) -> str:
     """The timings as a small text table (machine-dependent: show it, do not compare it)."""
     words = [_(word) for word, _width in COLUMNS]
-    w = [max(width, len(word)) for word, (_word, width) in zip(words, COLUMNS)]
+    w = [max(width, len(word)) for word, (_word, width) in zip(words, COLUMNS, strict=True)]
     head = f"{words[0]:{w[0]}} {words[1]:>{w[1]}} {words[2]:>{w[2]}} {words[3]:>{w[3]}} {words[4]:>{w[4]}}"
     rows = [head, "-" * len(head)]
     for c in costs:

@@ -387,7 +387,7 @@ class Report:
         widths[2] = max(widths[2], dot_found_width())  # the same columns with or without the optional dot program
         lines = [self.summary(), ""]
         for cells in table:
-            lines.append("  ".join(cell.ljust(width) for cell, width in zip(cells[:4], widths)).rstrip())
+            lines.append("  ".join(cell.ljust(width) for cell, width in zip(cells[:4], widths, strict=True)).rstrip())
             if cells[4] and cells is not table[0]:
                 lines.append(f"    -> {cells[4]}")
         return "\n".join(lines)

@@ -367,7 +367,7 @@ def same(answer: Any, expect: Any, rtol: float = 1e-6) -> bool:
             return False
     if isinstance(expect, (list, tuple)):
         return isinstance(answer, (list, tuple)) and len(answer) == len(expect) and \
-            all(same(a, e, rtol) for a, e in zip(answer, expect))
+            all(same(a, e, rtol) for a, e in zip(answer, expect, strict=True))
     if isinstance(expect, (set, frozenset)):
         try:
             return {str(a).strip().lower() for a in answer} == {str(e).strip().lower() for e in expect}
@@ -487,7 +487,9 @@ def choice(options: dict[str, str], right: str | Callable[[], str], why: dict[st
 
     >>> check = choice({"a": "1 trace: shapes do not matter", "b": "2 traces: a new shape is a new signature"},
     ...                "b", {"a": "a tensor's shape is part of the signature", "b": "one trace per signature"})
-    >>> check("B"), check("a"), check("c")
-    ((True, 'b: one trace per signature'), (False, "a: a tensor's shape is part of the signature"), (False, 'answer with one letter among a, b'))
+    >>> check("B")
+    (True, 'b: one trace per signature')
+    >>> check("a"), check("c")
+    ((False, "a: a tensor's shape is part of the signature"), (False, 'answer with one letter among a, b'))
     """
     return Choice(dict(options), right, dict(why))

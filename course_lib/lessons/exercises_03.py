@@ -90,7 +90,7 @@ def mul_case_problem(rule: Callable[[td.Value, td.Value, td.Value], Any], case: 
     its gradients against :func:`finite_difference`, or what it raised, in one line (a course message:
     :data:`RULE_RAISED`, :data:`RULE_RETURNED` or :data:`RULE_GIVES`)."""
     what, names, point, program = case
-    what, at = _(what), pairs(zip(names, point), sep="=")
+    what, at = _(what), pairs(zip(names, point, strict=True), sep="=")
     returned: list[Any] = []  # a rule that returns its gradients instead of adding them is told so
 
     def recorded(a: td.Value, b: td.Value, out: td.Value) -> None:
@@ -103,12 +103,12 @@ def mul_case_problem(rule: Callable[[td.Value, td.Value, td.Value], Any], case: 
     except Exception as err:  # noqa: BLE001 - the student's rule may raise anything; say what, in one line
         return say(RULE_RAISED, what=what, at=at, error=f"{summarize(err).kind}: {summarize(err).message}")
     expected = [finite_difference(program, point, i) for i in range(len(point))]
-    if all(math.isclose(g, e, rel_tol=1e-5, abs_tol=1e-6) for g, e in zip(got, expected)):
+    if all(math.isclose(g, e, rel_tol=1e-5, abs_tol=1e-6) for g, e in zip(got, expected, strict=True)):
         return ""
     if not any(got) and any(r is not None for r in returned):
         return say(RULE_RETURNED, what=what, at=at)
-    mine = pairs(((f"{n}.grad", g) for n, g in zip(names, got)), spec=".6g")
-    truth = pairs(((f"{n}.grad", e) for n, e in zip(names, expected)), spec=".6g")
+    mine = pairs(((f"{n}.grad", g) for n, g in zip(names, got, strict=True)), spec=".6g")
+    truth = pairs(((f"{n}.grad", e) for n, e in zip(names, expected, strict=True)), spec=".6g")
     return say(RULE_GIVES, what=what, at=at, mine=mine, truth=truth)
 
 

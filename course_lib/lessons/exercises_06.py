@@ -150,7 +150,7 @@ def ragged_signature() -> Exercise:
                 return False, say(RAGGED_DIMENSIONS, n=ranks[0])
             return False, say(TF_REFUSED_IT, line=str(err).splitlines()[0][:160])
         want = [np.array([np.sum(np.concatenate(review), axis=0) for review in b]) for b in review_batches()]
-        if not all(np.allclose(g, w) for g, w in zip(got, want)):
+        if not all(np.allclose(g, w) for g, w in zip(got, want, strict=True)):
             return False, say(RAN_OTHER_NUMBERS)
         traces = f.experimental_get_tracing_count()
         if traces != 1:

@@ -209,8 +209,9 @@ REVEALS: dict[str, tuple[str, ...]] = {
     "07.1": ("ex1.check(16)", "16: 5 words, so 4 cells", "16 : 5 mots, donc 4 cellules"),
     "07.2": ("ex2.check(3)", "3 shapes: ((* *) *), (* (* *)) and ((* *) (* *))",
              "3 formes : ((* *) *), (* (* *)) et ((* *) (* *))"),
-    "07.3": ("(a (b (c (d e))))", "((((a b) c) d) e)", "height 4: a chain of 4 cells", "hauteur 4 : une chaîne de 4 cellules"),
+    "07.3": ("(a (b (c (d e))))", "((((a b) c) d) e)", "height 4: a chain of 4 cells",
+             "hauteur 4 : une chaîne de 4 cellules"),
     "07.4": ("ex4.check(32)", "32 = 8 × (7 − 3)"),
-    "07.5": ("ex5.check(\"d\")", "tallest tree has height 9: the graph holds only 8 levels", "tallest tree has height 9",
-             "l'arbre le plus haut a une hauteur de 9"),
+    "07.5": ("ex5.check(\"d\")", "tallest tree has height 9: the graph holds only 8 levels",
+             "tallest tree has height 9", "l'arbre le plus haut a une hauteur de 9"),
 }

@@ -1,9 +1,10 @@
 """Checkers for the exercises: judge an answer by running it through the engines, never by a stored solution.
 
-Each function here returns a *checker* -- ``answer -> (ok, message)`` -- for :class:`course_lib.lessons.exercises.Exercise`
-(``expect=...``). The expected value is computed when the student checks, from the program itself, so the
-notebook cell that defines an exercise does not print its answer, and a wrong answer gets a message that says
-which way it is wrong (too many nodes, a branch missing, a value that differs) without giving the solution.
+Each function here returns a *checker* -- ``answer -> (ok, message)`` -- for
+:class:`course_lib.lessons.exercises.Exercise` (``expect=...``). The expected value is computed when the student checks,
+from the program itself, so the notebook cell that defines an exercise does not print its answer, and a wrong answer
+gets a message that says which way it is wrong (too many nodes, a branch missing, a value that differs) without giving
+the solution.
 
 >>> from course_lib import programs
 >>> check = node_count_is(programs.repeat_until_large, "define-by-run", {"x": 4.0})
@@ -230,7 +231,7 @@ def compile_report_is(program: Callable[..., Any], inputs: dict[str, float],
         if not isinstance(answer, (tuple, list)) or len(answer) != len(keys):
             return False, say(ANSWER_NUMBERS_IN_ORDER, n=len(keys), keys=", ".join(keys))
         report = compile_report(program, inputs)
-        wrong = [k for k, a in zip(keys, answer) if number(a) != report[k]]
+        wrong = [k for k, a in zip(keys, answer, strict=True) if number(a) != report[k]]
         if not wrong:
             return True, say(YES_REPORT, report=", ".join(f"{_word(k)} {report[k]}" for k in keys))
         return False, say(LOOK_AGAIN, keys=and_list(_word(k) for k in wrong))
@@ -249,13 +250,14 @@ def values_are(program: Callable[..., Any], names: Sequence[str], inputs: dict[s
         args = {k: dy.Tensor(v, name=k) for k, v in inputs.items()}
         _result, seen = locals_at_return(program, dy, **args)
         wrong = []
-        for n, a in zip(names, answer):
+        for n, a in zip(names, answer, strict=True):
             true = float(np.asarray(getattr(seen[n], "data", seen[n]), dtype=float))
             got = number(a)
             if got is None or not np.isclose(got, true, rtol=1e-6, atol=1e-9):
                 wrong.append(n)
         if not wrong:
-            return True, say(YES_VALUES, values=pairs(((n, number(a)) for n, a in zip(names, answer)), spec=".6g"))
+            values = pairs(((n, number(a)) for n, a in zip(names, answer, strict=True)), spec=".6g")
+            return True, say(YES_VALUES, values=values)
         return False, say(ONE_NOT_RIGHT if len(wrong) == 1 else SOME_NOT_RIGHT, names=and_list(wrong))
 
     return check

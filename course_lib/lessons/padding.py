@@ -237,12 +237,12 @@ def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None,
     said = [_group_label(lens, g, k, len(groups)) for k, g in enumerate(groups)]
     # room on the right for each group's label (about 6.2 px a character at 12 px), at least 210 px
     right = max([widest * cell + 210] + [max(lens[i] for i in g) * cell + 8 + math.ceil(6.2 * len(text))
-                                         for g, text in zip(groups, said)])
+                                         for g, text in zip(groups, said, strict=True)])
     width = label_w + right
     height = sum(len(g) for g in groups) * cell + gap * (len(groups) - 1) + 8
     parts: list[str] = []
     y = 4.0
-    for g, text in zip(groups, said):
+    for g, text in zip(groups, said, strict=True):
         T = max(lens[i] for i in g)
         for i in g:
             label = _("sentence {k}").format(k=i + 1)  # outside the f-string, where Babel's extractor finds it

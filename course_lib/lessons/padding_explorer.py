@@ -163,7 +163,8 @@ class PaddingExplorer(CourseWidget):
         self.static_view.value = self._static_for(T, xs)
         k = self.sentence.value
         run = sq.dynamic_unroll(self.rnn, xs[k - 1])
-        self.dynamic_view.value = render.to_svg(run.graph(), collapse=3, legend=False, max_height=fit_height(GRAPH_TITLE),
+        self.dynamic_view.value = render.to_svg(run.graph(), collapse=3, legend=False,
+                                                max_height=fit_height(GRAPH_TITLE),
                                                 prefix=f"pe{self._uid}d{k}l{lens[k - 1]}", theme=self.theme)
         c = self.counts()
         z = self.sizes
@@ -171,9 +172,9 @@ class PaddingExplorer(CourseWidget):
         self.static_title.value = title + say(Plural(
             "Define-then-run: ONE graph of {n} step (the longest sentence) for every sentence",
             "Define-then-run: ONE graph of {n} steps (the longest sentence) for every sentence"), n=T) + "</div>"
-        self.dynamic_title.value = (title + say(Plural("Define-by-run: the graph recorded for sentence {k} has {n} step",
-                                                       "Define-by-run: the graph recorded for sentence {k} has {n} steps"),
-                                                k=k, n=lens[k - 1]) + "</div>"
+        recorded = Plural("Define-by-run: the graph recorded for sentence {k} has {n} step",
+                          "Define-by-run: the graph recorded for sentence {k} has {n} steps")
+        self.dynamic_title.value = (title + say(recorded, k=k, n=lens[k - 1]) + "</div>"
                                     f'<div style="font-size:{z.small}px">'
                                     + _("“{sentence}”").format(sentence=esc(sentences[k - 1])) + "</div>")
         self.grid.value = sq.grid_svg(lens, groups if len(groups) > 1 else None, svg_id=f"pe{self._uid}grid",

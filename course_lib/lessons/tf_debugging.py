@@ -40,8 +40,8 @@ from ..adapters.quiet import ErrorSummary, captured, error_of, summarize
 from ..i18n import N_
 from ..i18n import gettext as _
 
-__all__ = ["DEFAULT", "EAGER", "RELAXED", "TRACED", "EagerVariables", "Traces", "VariableLesson", "eagerly", "print_lines",
-           "python_value_traces", "retraces", "two_line_summary", "variable_per_call",
+__all__ = ["DEFAULT", "EAGER", "RELAXED", "TRACED", "EagerVariables", "Traces", "VariableLesson", "eagerly",
+           "print_lines", "python_value_traces", "retraces", "two_line_summary", "variable_per_call",
            "variable_per_call_eagerly"]
 
 #: The modes compared, as course messages (the notebook prints them with cl.say: French in the French edition);

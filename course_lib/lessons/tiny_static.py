@@ -113,6 +113,6 @@ def gradients(y: Node, xs: Sequence[Node]) -> list[Node]:
     grads: dict[Node, Node] = {y: constant(1.0)}
     for node in reversed(order(y)):  # every consumer of a node comes before it, so its gradient is complete
         if node.inputs:  # placeholders and constants pass nothing further back
-            for inp, g in zip(node.inputs, RULES[node.op](grads[node], node, *node.inputs)):
+            for inp, g in zip(node.inputs, RULES[node.op](grads[node], node, *node.inputs), strict=True):
                 grads[inp] = grads[inp] + g if inp in grads else g  # a node read twice sums both paths
     return [grads.get(x, constant(0.0)) for x in xs]

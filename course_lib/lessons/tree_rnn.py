@@ -40,7 +40,8 @@ from .. import static as st
 from ..i18n import N_, say
 from .trees import Tree, word_vector
 
-__all__ = ["CELL_OPS", "ShapeCache", "StaticTree", "TreeRNN", "cells", "graph_view", "leaf_label", "phrase_label", "recorded_ops"]
+__all__ = ["CELL_OPS", "ShapeCache", "StaticTree", "TreeRNN", "cells", "graph_view", "leaf_label", "phrase_label",
+           "recorded_ops"]
 
 #: ops one cell application records: matmul, matmul, add, tanh
 CELL_OPS = 4
@@ -164,7 +165,7 @@ class StaticTree:
         """Feed ``tree``'s word vectors (it must have this graph's shape) and run the graph."""
         if tree.binarized().shape() != self.shape:
             raise ValueError(say(WRONG_SHAPE, shape=self.shape, text=tree.text, other=tree.binarized().shape()))
-        feeds = {p: self.net.vector(w) for p, w in zip(self.words, tree.binarized().words)}
+        feeds = {p: self.net.vector(w) for p, w in zip(self.words, tree.binarized().words, strict=True)}
         return self.session.run(self.output, feed_dict=feeds)
 
     @property

@@ -39,8 +39,8 @@ NET_NOT_A_TREE_RNN = N_("TreeExplorer's net must be a tree_rnn.TreeRNN (e.g. tre
                         "course's own; got {type} {net}")
 UNKNOWN_VIEW = N_("view={view} is not a view of this widget: pass one of {views} (the widget draws {default} for now).")
 NOT_TEXT = N_("a tree is text like '((the cat) sat)', got {type} {text}: pass the tree in quotes")
-TOO_MANY_TO_DRAW = N_("{nodes} nodes are too many to draw legibly (at most {most}); the counts above are exact. Move the "
-                      "sliders down to see the picture.")
+TOO_MANY_TO_DRAW = N_("{nodes} nodes are too many to draw legibly (at most {most}); the counts above are exact. "
+                      "Move the sliders down to see the picture.")
 
 #: px of the tree explorer above its picture: the box and switch, the help line, the two-sentence summary
 TREE_TOP = 250
@@ -105,7 +105,8 @@ class TreeExplorer(CourseWidget):
         if self.tree is None:
             return "TreeExplorer(no tree yet)"
         t = self.tree
-        return f"TreeExplorer({t.text!r}, words={len(t.words)}, cells={t.compositions}, ops={tree_rnn.CELL_OPS * t.compositions})"
+        return (f"TreeExplorer({t.text!r}, words={len(t.words)}, cells={t.compositions}, "
+                f"ops={tree_rnn.CELL_OPS * t.compositions})")
 
     def set_text(self, text: Any) -> None:
         """Type ``text`` and press Enter (what a student does), from code."""
@@ -226,8 +227,8 @@ class BatchingExplorer(CourseWidget):
         c = self.counts
         if c is None:
             return "BatchingExplorer(no batch)"
-        return (f"BatchingExplorer(trees={c.trees}, max_words={self.n_words.value}, ops_one_node_at_a_time={c.per_node}, "
-                f"ops_batched_by_depth={c.by_depth})")
+        return (f"BatchingExplorer(trees={c.trees}, max_words={self.n_words.value}, "
+                f"ops_one_node_at_a_time={c.per_node}, ops_batched_by_depth={c.by_depth})")
 
     @guarded
     def _on_change(self, change: dict[str, Any]) -> None:

@@ -217,7 +217,8 @@ class Tree:
 
 # ---------------------------------------------------------------------------------------------------- parsing
 def parse(text: str, *, max_depth: int = MAX_DEPTH, max_words: int = MAX_WORDS) -> Tree:
-    """Read a bracketed parse tree (see the module docstring); raise :class:`TreeError` with a position if it is not one.
+    """Read a bracketed parse tree (see the module docstring); raise :class:`TreeError` with a position if it is
+    not one.
 
     >>> parse("cat")
     Tree(cat)

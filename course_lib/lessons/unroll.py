@@ -78,7 +78,8 @@ class UnrollExplorer(CourseWidget):
         self.show_problems([max_problem, n_problem])
 
     def __repr__(self) -> str:
-        return f"UnrollExplorer(n = {self.slider.value}: Python range {self.counts[0]} ops, tf.range {self.counts[1]} ops)"
+        return (f"UnrollExplorer(n = {self.slider.value}: Python range {self.counts[0]} ops, "
+                f"tf.range {self.counts[1]} ops)")
 
     @guarded
     def _on_change(self, change: dict[str, Any]) -> None:
@@ -98,9 +99,9 @@ class UnrollExplorer(CourseWidget):
         traces = (self.unrolled.experimental_get_tracing_count(), self.looped.experimental_get_tracing_count())
         self.summary.value = (
             f'<div style="font-size:{self.sizes.ui}px">'
-            + _("n = {n}: the unrolled graph has <b>{unrolled}</b> ops (4 per step), the while_loop graph <b>{looped}</b> "
-                "ops (its cond and body, drawn as one box each, included) for any n. Traces so far: <b>{range}</b> for "
-                "range (one per n tried), <b>{tf_range}</b> for tf.range.").format(
+            + _("n = {n}: the unrolled graph has <b>{unrolled}</b> ops (4 per step), the while_loop graph "
+                "<b>{looped}</b> ops (its cond and body, drawn as one box each, included) for any n. Traces so far: "
+                "<b>{range}</b> for range (one per n tried), <b>{tf_range}</b> for tf.range.").format(
                 n=n, unrolled=self.counts[0], looped=self.counts[1], range=traces[0], tf_range=traces[1])
             + "</div>")
         self.clear_message()

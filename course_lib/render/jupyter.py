@@ -16,7 +16,8 @@ from .layout import Layout
 from .plan import DEFAULT_MAX_NODES, item_states
 from .theme import Theme
 
-__all__ = ["COURSE_GRAPH", "FIGURE", "FIGURE_STYLE", "Figure", "Frames", "describe", "draw", "laid_out", "node_boxes", "to_dot", "to_svg"]
+__all__ = ["COURSE_GRAPH", "FIGURE", "FIGURE_STYLE", "Figure", "Frames", "describe", "draw", "laid_out", "node_boxes",
+           "to_dot", "to_svg"]
 
 #: rankdir in words, for the text summaries of drawings (translated when a summary is made)
 DIRECTIONS = {"TB": N_("top to bottom"), "BT": N_("bottom to top"), "LR": N_("left to right"),
@@ -67,7 +68,8 @@ def describe(kind: str, lay: Layout, width: str, shown: bool) -> str:
     >>> from course_lib.graph import Graph
     >>> g = Graph("demo"); x = g.add("placeholder", name="x", kind="input"); _ = g.add("exp", [x])
     >>> describe(COURSE_GRAPH, Layout(g), "at most 680 pt wide", True)
-    "<course graph 'demo': 2 nodes, 2 boxes, top to bottom, at most 680 pt wide, 14 pt text; run the cell to see the graph>"
+    "<course graph 'demo': 2 nodes, 2 boxes, top to bottom, at most 680 pt wide, 14 pt text;
+     run the cell to see the graph>"
     """
     n, boxes = len(lay.graph.nodes), len(lay.plan.items)
     parts = [say(Plural("{n} node", "{n} nodes"), n=n), say(Plural("{n} box", "{n} boxes"), n=boxes),

@@ -213,7 +213,7 @@ class Layout:
                            f'{text}>' for k in range(len(lines)))
             parts = self._parts[pkey] = (head, starts)
         head, starts = parts
-        frag = head + "".join(f"{a}{e(t)}</text>" for a, t in zip(starts, lines)) + "</g>"
+        frag = head + "".join(f"{a}{e(t)}</text>" for a, t in zip(starts, lines, strict=True)) + "</g>"
         if len(self._fragments) > 50_000:  # explorers create new values forever: keep memory bounded
             self._fragments.clear()
         self._fragments[key] = frag

@@ -18,8 +18,8 @@ from ..i18n import N_, Lazy
 from ..i18n import gettext as _
 from .theme import MARKS, NodeStyle, Theme, get_theme, node_style
 
-__all__ = ["DRAW_MAX_WIDTH", "INSTALL_HINT", "arrow", "curve", "e", "fallback_html", "legend_svg", "n", "node_svg_style", "shape",
-           "svg_root"]
+__all__ = ["DRAW_MAX_WIDTH", "INSTALL_HINT", "arrow", "curve", "e", "fallback_html", "legend_svg", "n",
+           "node_svg_style", "shape", "svg_root"]
 
 # translated wherever it is used as text (str(), +, an f-string); compared and searched as its English
 INSTALL_HINT = Lazy(
@@ -73,7 +73,8 @@ def shape(kind: str, cx: float, cy: float, w: float, h: float) -> str:
 def node_svg_style(s: NodeStyle) -> tuple[str, str, str]:
     """(outline attributes, outline attributes without fill, text attributes) of a box style from the table."""
     rest = f' stroke="{s.stroke}" stroke-width="{n(s.penwidth)}"' + (f' stroke-dasharray="{s.dash}"' if s.dash else "")
-    text = f' fill="{s.text}"' + (' font-weight="bold"' if s.bold else "") + (' font-style="italic"' if s.italic else "")
+    text = (f' fill="{s.text}"' + (' font-weight="bold"' if s.bold else "")
+            + (' font-style="italic"' if s.italic else ""))
     return f' fill="{s.fill}"' + rest, ' fill="none"' + rest, text
 
 

@@ -184,8 +184,8 @@ def node_style(status: str, gradient: bool, t: Theme) -> NodeStyle:
     if status == "hidden":
         return _HIDDEN_NODE
     fill, stroke, width, dash, text, bold = NODE_STYLES.get(status, NODE_STYLES["defined"])[int(gradient)]
-    return NodeStyle(getattr(t, fill), getattr(t, stroke), getattr(t, width), dash and getattr(t, dash), getattr(t, text),
-                     bold, gradient)
+    return NodeStyle(getattr(t, fill), getattr(t, stroke), getattr(t, width), dash and getattr(t, dash),
+                     getattr(t, text), bold, gradient)
 
 
 def edge_style(head: str, gradient: bool, t: Theme, tail: str = "done") -> EdgeStyle:

@@ -96,7 +96,7 @@ def _backprop(graph: Graph, ys: list[Tensor], xs: list[Tensor], seeds: list[Tens
     order = graph.topological_order([y.node for y in ys])
     live = _live(order, x_ids)
     pending: dict[int, list[Tensor]] = {}
-    for y, s in zip(ys, seeds):
+    for y, s in zip(ys, seeds, strict=True):
         pending.setdefault(y.node.id, []).append(s)
     total: dict[int, Tensor] = {}
     for n in reversed(order):
@@ -123,10 +123,10 @@ def _local_grads(graph: Graph, n: ir.Node, g: Tensor) -> list[tuple[ir.Node, Ten
         raise NotImplementedError(say(NO_GRAD_RULE, name=n.op))
     if op.grad is None:
         return [(i, None) for i in n.inputs]
-    T = lambda node: Tensor(node, graph)  # a symbol for an existing node
     attrs = {k: n.attrs[k] for k in op.attrs if k in n.attrs}
-    grads = op.grad(SYMBOLIC, g, *[T(i) for i in n.inputs], T(n), **attrs)
-    return list(zip(n.inputs, grads))
+    # the rule sees symbols for the existing nodes: its inputs and its output
+    grads = op.grad(SYMBOLIC, g, *[Tensor(i, graph) for i in n.inputs], Tensor(n, graph), **attrs)
+    return list(zip(n.inputs, grads, strict=True))
 
 
 def _cond_grads(graph: Graph, n: ir.Node, g: Tensor, live: set[int]) -> list[tuple[ir.Node, Tensor]]:

@@ -84,8 +84,8 @@ SHAPE_IS_A_NUMBER = Plural("placeholder {name!r}: shape=({size},) for a vector o
                            "of sizes), or shape=() for one number",
                            "placeholder {name!r}: shape=({size},) for a vector of {size} numbers (a shape is a tuple "
                            "of sizes), or shape=() for one number", count="size")
-SHAPE_NOT_SIZES = N_("placeholder {name!r}: shape must be a tuple of sizes such as (3,) or (None, 3) (None = any size), "
-                     "() for one number or None for any shape; got {shape!r}")
+SHAPE_NOT_SIZES = N_("placeholder {name!r}: shape must be a tuple of sizes such as (3,) or (None, 3) (None = any "
+                     "size), () for one number or None for any shape; got {shape!r}")
 BRANCH_RETURNED_NONE = {  # the side of a cond -> its message
     True: N_("cond: the true branch returned None; each branch must return a tensor or a number (is a `return` "
              "missing in it?)"),

@@ -69,7 +69,7 @@ class Plan:
     def _registers(self, feed_values: Sequence[np.ndarray]) -> list[Any]:
         regs: list[Any] = self.consts.copy()
         cast = float if self.scalar else _same
-        for r, v in zip(self.feed_regs, feed_values):
+        for r, v in zip(self.feed_regs, feed_values, strict=True):
             regs[r] = cast(v)
         for r, node in self.var_regs:
             regs[r] = cast(node.value)
@@ -87,7 +87,7 @@ class Plan:
         variable values and folded constants first, then each executed step — only the taken branch of a cond,
         whose own constants appear when the branch is entered."""
         regs = self._registers(feed_values)
-        seen: list[tuple[ir.Node, Any]] = list(zip(self.fed, feed_values))
+        seen: list[tuple[ir.Node, Any]] = list(zip(self.fed, feed_values, strict=True))
         seen += [(node, node.value) for _, node in self.var_regs]
         waiting = [(n, r) for n, r in self.const_nodes if n.attrs.get("branch")]
         seen += [(n, regs[r]) for n, r in self.const_nodes if not n.attrs.get("branch")]

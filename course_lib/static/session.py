@@ -28,7 +28,8 @@ FETCH_OTHER_GRAPH = N_("fetch '{name}' belongs to another graph than this sessio
                        "graph: Session(graph)")
 NO_TENSOR_NAMED = N_("no tensor named {name!r} in this graph; names are e.g. {names}")
 CANNOT_FETCH = N_("cannot fetch {value!r} (type {kind}): fetch a tensor of the graph or its name")
-FEED_DICT_NOT_A_DICT = N_("feed_dict must be a dict {form}, like {example}; got a value of type {kind}")  # form, example: code
+# form, example: code
+FEED_DICT_NOT_A_DICT = N_("feed_dict must be a dict {form}, like {example}; got a value of type {kind}")
 FED_VALUE = Lazy("the value fed to '{name}'")  # what needs numbers, in ops.NOT_NUMBERS
 FED_SHAPE = N_("'{name}' expects {expected} but was fed shape {shape}; feed a value of that shape, or declare "
                "placeholder({name!r}, shape=None) to accept any")

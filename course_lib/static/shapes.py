@@ -37,7 +37,7 @@ def fits(declared: Shape, actual: tuple[int, ...]) -> bool:
     """Does a value of shape ``actual`` fit a placeholder declared with ``declared`` (None = anything)?"""
     if declared is None:
         return True
-    return len(declared) == len(actual) and all(d is None or d == a for d, a in zip(declared, actual))
+    return len(declared) == len(actual) and all(d is None or d == a for d, a in zip(declared, actual, strict=True))
 
 
 def describe(declared: Shape) -> str:

@@ -65,9 +65,11 @@ def finite_note(values: dict[str, Any]) -> str:
     if not bad:
         return ""
     return say(Plural("{names} is not a finite number (inf = too large / division by zero, nan = undefined, e.g. log "
-                      "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug.",
+                      "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a "
+                      "bug.",
                       "{names} are not finite numbers (inf = too large / division by zero, nan = undefined, e.g. log "
-                      "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a bug."),
+                      "of a negative number or 0/0). Both engines agree: that is floating-point arithmetic, not a "
+                      "bug."),
                names=", ".join(bad), n=len(bad))
 
 

@@ -128,7 +128,8 @@ def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high:
     >>> read_whole(" 12 ")
     (12, '')
     >>> read_whole("²")
-    (None, "'²' is not a whole number: '²' (superscript two) is not one of the digits 0 to 9. Type a whole number of steps (digits 0-9, 0 or more), like 4.")
+    (None, "'²' is not a whole number: '²' (superscript two) is not one of the digits 0 to 9. Type a whole number
+     of steps (digits 0-9, 0 or more), like 4.")
     """
     example = min(max(example, low if low is not None else example), high if high is not None else example)
     todo = _READ_WHOLE_TODO[low is not None, high is not None]

@@ -29,7 +29,8 @@ SHORT_TITLES = {  # side by side, where half a line is all there is
 GRAPH_TOP = 150
 
 
-NOT_A_PROGRAM = N_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); got a value of type {type}.")
+NOT_A_PROGRAM = N_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); got a value of "
+                   "type {type}.")
 
 
 class SideBySide(SteppingWidget):
@@ -103,7 +104,8 @@ class SideBySide(SteppingWidget):
                                             f"{esc(_(SHORT_TITLES[style]))}</div>"
                                             + message_html(why, "error", self.theme))],
                                     layout=W.Layout(width="100%")))
-        share_width(list(zip(boxes, [self.panes[s].width if s in self.panes else None for s in tr.STYLES])))
+        widths = [self.panes[s].width if s in self.panes else None for s in tr.STYLES]
+        share_width(list(zip(boxes, widths, strict=True)))
         return boxes
 
     def __repr__(self) -> str:

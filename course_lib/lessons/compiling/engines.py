@@ -51,8 +51,8 @@ class EngineCosts:
         measured = (self.compile_s, self.static_run_s, self.dynamic_run_s, self.edit_and_run_s)
         pays = break_even(self.compile_s.median, self.static_run_s.median, self.dynamic_run_s.median)
         head = say(Plural("our engines, chain of {n} op", "our engines, chain of {n} ops"), n=self.n)
-        return Table([head, *TIMED],
-                     [timed(_(label), m) for label, m in zip(ROWS, measured)] + [(_(ROWS[-1]), runs_text(pays), "", "")])
+        rows = [timed(_(label), m) for label, m in zip(ROWS[:-1], measured, strict=True)]  # the last row: break-even
+        return Table([head, *TIMED], rows + [(_(ROWS[-1]), runs_text(pays), "", "")])
 
 
 def engine_costs(n: int = 100, repeat: int = 5, progress: Progress | None = None) -> EngineCosts:
@@ -103,4 +103,4 @@ def extension_recompiles(n: int = 6) -> dict[str, int]:
     sc.run()
     after = sc.session.compile_count
     sc.run()
-    return dict(zip(map(_, RECOMPILES), (before, after, sc.session.compile_count)))
+    return dict(zip(map(_, RECOMPILES), (before, after, sc.session.compile_count), strict=True))

@@ -182,7 +182,7 @@ def _break_even_figure(plt: Any, be: BreakEven, n: Any, max_runs: int) -> Any:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     styles = {"tf.function": ("#D55E00", "-"), "TF eager": ("#D55E00", ":"),
               "our static engine": ("#0072B2", "-"), "our dynamic engine": ("#0072B2", ":")}
-    for ax, size in zip(axes, be.sizes):
+    for ax, size in zip(axes, be.sizes, strict=True):
         for name, (first, later) in be.pairs[size].items():
             colour, ls = styles[name]
             ax.plot(n, first + (n - 1) * later, color=colour, linestyle=ls, label=_(name))

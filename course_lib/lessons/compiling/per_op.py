@@ -2,7 +2,8 @@
 
 Answer 1 says running an op in numpy/PyTorch "can be as low as 1 usec"; :func:`plot_per_op` draws that line next
 to today's numbers (and, given as ``extra``, the cost of one more op in a steady TensorFlow 1 run: a slope, see
-:meth:`course_lib.lessons.compiling.tf1.TF1Sweep.per_op`). The frameworks are imported (quietly) only when :func:`per_op_costs` runs.
+:meth:`course_lib.lessons.compiling.tf1.TF1Sweep.per_op`). The frameworks are imported (quietly) only when
+:func:`per_op_costs` runs.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def per_op_costs(repeat: int = 5, progress: Progress | None = None) -> dict[str,
     out: dict[str, Any] = {}
     calls = (lambda: np.sin(xn), lambda: torch.sin(xt), lambda: torch.sin(xg), lambda: tf.sin(xf),
              lambda: dy.sin(xd))
-    for label, fn in zip(WAYS, calls):
+    for label, fn in zip(WAYS, calls, strict=True):
         tick(_(label))
         out[label] = measure(fn, repeat=repeat, budget=0.08)
     from ...adapters.torch import count_autograd_nodes
@@ -56,7 +57,7 @@ def per_op_costs(repeat: int = 5, progress: Progress | None = None) -> dict[str,
         torch.sin(xt).grad_fn is None,
         count_autograd_nodes(torch.sin(xg)),
         len(dy.sin(xd).graph().nodes),
-    )))
+    ), strict=True))
     tick()
     return out
 

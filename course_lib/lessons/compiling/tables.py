@@ -66,12 +66,13 @@ class Table:
         body = "".join("<tr>" + "".join(f'<td style="text-align:left;padding:3px 10px">{html.escape(str(c))}</td>'
                                         for c in row) + "</tr>" for row in self.rows)
         return (f'<table style="border-collapse:collapse;font-size:14px"><thead><tr>{head}</tr></thead>'
-                f'<tbody>{body}</tbody></table><div style="font-size:11px;color:#555">{html.escape(self.caption)}</div>')
+                f'<tbody>{body}</tbody></table>'
+                f'<div style="font-size:11px;color:#555">{html.escape(self.caption)}</div>')
 
     def __repr__(self) -> str:
-        cols = list(zip(*([tuple(self.header)] + [tuple(map(str, r)) for r in self.rows])))
+        cols = list(zip(*([tuple(self.header)] + [tuple(map(str, r)) for r in self.rows]), strict=True))
         widths = [max(len(c) for c in col) for col in cols]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
+        lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
                  for row in [tuple(self.header)] + [tuple(map(str, r)) for r in self.rows]]
         return "\n".join(lines + [self.caption])
 

@@ -146,7 +146,7 @@ def line(xs: list[float], ys: list[float]) -> tuple[float, float]:
     """
     import statistics
 
-    points = list(zip(xs, ys))
+    points = list(zip(xs, ys, strict=True))
     slope = statistics.median(statistics.median((yb - ya) / (xb - xa) for xb, yb in points if xb != xa)
                               for xa, ya in points)
     return round(slope, 12), round(statistics.median(y - slope * x for x, y in points), 12)
@@ -315,7 +315,7 @@ def tf1_sweep(sizes: tuple[int, ...] = (10, 300, 1_000, 3_000), full: tuple[int,
             extend, ran = u.requests.during(
                 lambda u=u: measure(lambda: (u.add_node(u.x), u.sess.run(u.s, u.feeds)), repeat=repeat,
                                     number=number))
-        executors = {"steady": tuple(a + b for a, b in zip(steady[k][1], one_op[k][1])), "extension": ran}
+        executors = {"steady": tuple(a + b for a, b in zip(steady[k][1], one_op[k][1], strict=True)), "extension": ran}
         new_fetch = both = fetched = None
         if u.never_fetched:
             tick(_("new fetches"))

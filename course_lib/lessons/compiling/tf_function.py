@@ -43,7 +43,7 @@ class TFFunctionCosts:
         """First call, steady call, retrace (the eager time is shown where it is compared: the break-even)."""
         measured = (self.first_call_s, self.steady_s, self.retrace_s)
         return Table(["tf.function(lambda x: tf.sin(x) * 2.0)", *TIMED],
-                     [timed(_(label), m) for label, m in zip(ROWS, measured)])
+                     [timed(_(label), m) for label, m in zip(ROWS[:-1], measured, strict=True)])
 
     def steady_vs_eager(self) -> str:
         """Which costs more for this two-op function, computed from this run's medians and spreads."""

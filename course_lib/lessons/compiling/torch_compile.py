@@ -49,7 +49,7 @@ class TorchCompileCosts:
 
     def table(self) -> Table:
         first = timed(_(FIRST_CALL[self.backend == "inductor"]), self.first_call_s)
-        later = zip(ROWS, (self.steady_s, self.recompile_s, self.eager_s))
+        later = zip(ROWS, (self.steady_s, self.recompile_s, self.eager_s), strict=True)
         return Table([f"torch.compile(…, backend={self.backend!r})", *TIMED],
                      [first] + [timed(_(label), m) for label, m in later])
 
