@@ -108,7 +108,8 @@ def static_vector_per_node(cfg: Config) -> float:
     """The same chain on vectors of 3: no float specialization, every step is a numpy kernel."""
     g = st.Graph()
     with g.as_default():
-        x, w, c = st.placeholder("x", shape=(3,)), st.Variable(np.full(3, 1.1), name="w"), st.placeholder("c", shape=(3,))
+        x, c = st.placeholder("x", shape=(3,)), st.placeholder("c", shape=(3,))
+        w = st.Variable(np.full(3, 1.1), name="w")
         y = chain(st, x, w, c, cfg.n)
     sess = st.Session(g)
     feeds = {x: np.full(3, 0.3), c: np.full(3, 0.2)}

@@ -13,14 +13,14 @@ import sys
 
 import pytest
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-tf = pytest.importorskip("tensorflow")
-keras = pytest.importorskip("keras")
-
-import course_lib as cl
+import course_lib as cl  # course_lib imports no framework (tests/test_lazy_imports.py): safe before the skip
 from course_lib.adapters import counters
 from course_lib.adapters import tensorflow as tfa
 from course_lib.i18n import message_of
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("keras")
 
 BODY_ATTRS = ("then_branch", "else_branch", "cond", "body", "branches", "f")
 

@@ -14,13 +14,13 @@ import warnings
 
 import pytest
 
-torch = pytest.importorskip("torch")
-nn = torch.nn
-
-import course_lib as cl
+import course_lib as cl  # course_lib imports no framework (tests/test_lazy_imports.py): safe before the skip
 from course_lib.adapters import FrameworkMissingError, counters, loader, require
 from course_lib.adapters import torch as ta
 from course_lib.i18n import message_of
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
 
 
 # ---------------------------------------------------------------------------------------------- models

@@ -30,7 +30,9 @@ def test_a_second_backward_fails_only_where_something_was_saved() -> None:
 def test_the_hooks_miss_a_wrapped_python_number_that_a_product_saves() -> None:
     """x * 3 saves the 3 (a wrapped number, kept out of saved_tensors_hooks): the hooks count 0, yet a second
     backward fails. That is why the docstring says what the hooks do not see, and 03.5 asks about tanh instead."""
-    times_three = lambda x: x * 3.0
+    def times_three(x):
+        return x * 3.0
+
     assert autograd_memory.saved_tensors(times_three) == 0
     assert autograd_memory.backward_twice(times_three)[0].kind == "RuntimeError"
 

@@ -65,7 +65,8 @@ def test_verdict_cells_are_found_by_their_heading(tmp_path: Path) -> None:
           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     p = tmp_path / "x.ipynb"
     p.write_text(json.dumps(nb))
-    assert claims.verdict_cells(p) == ["## Verdict for today\nstill true", "A paragraph first.\n\n## 8. Verdict\n| a | b |"]
+    assert claims.verdict_cells(p) == ["## Verdict for today\nstill true",
+                                       "A paragraph first.\n\n## 8. Verdict\n| a | b |"]
 
 
 def test_every_quote_is_in_the_qa() -> None:

@@ -176,7 +176,8 @@ def test_the_ledger_speaks_french_then_english_again() -> None:
     for english in ("Answer 1", ">claim</th>", "tested in", "verdict today", "Open a part", "claims (",
                     "PyTorch has it by-default", claims.by_key("A3.13").verdict, "still true"):
         assert english not in page
-    assert repr(claims.ledger()).startswith(f"Registre des affirmations\u00a0: {len(claims.CLAIMS)} affirmations de la Q&R")
+    assert repr(claims.ledger()).startswith(
+        f"Registre des affirmations\u00a0: {len(claims.CLAIMS)} affirmations de la Q&R")
     set_language("en")
     page = claims.ledger()._repr_html_()
     assert "<b>Answer 1</b>: 8 claims (A1.1–A1.8)" in page and "Réponse" not in page

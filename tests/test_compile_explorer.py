@@ -1,4 +1,5 @@
-"""course_lib.lessons.compile_explorer: the widget's counts follow what the engine really did; timings never touch them."""
+"""course_lib.lessons.compile_explorer: the widget's counts follow what the engine really did; timings never touch
+them."""
 
 from __future__ import annotations
 
@@ -74,8 +75,11 @@ def test_the_presenter_theme_enlarges_every_word() -> None:
         render.set_theme("classroom")
     for part in ("stats", "source"):
         before, after = font_sizes(getattr(small, part).value), font_sizes(getattr(big, part).value)
-        assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after)), part
-    assert int(big.add_button.style.font_size.removesuffix("px")) > int(small.add_button.style.font_size.removesuffix("px"))
+        assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after, strict=True)), part
+    def px(widget):
+        return int(widget.style.font_size.removesuffix("px"))
+
+    assert px(big.add_button) > px(small.add_button)
 
 
 def test_bad_arguments_say_which_message() -> None:

@@ -181,10 +181,15 @@ def test_tf1_sweep_slope_table_and_sentences() -> None:
     assert message_of(info.value).msgid is tf1_session.TOO_SHORT and message_of(info.value).values == {"n": 1}
 
 
+def flat(s: float) -> Measurement:
+    """A measurement of ``s`` seconds with no spread (median and both quartiles ``s``)."""
+    return Measurement(s, s, s, 1, 1)
+
+
 def test_the_per_op_cost_is_a_slope_not_a_division() -> None:
-    m = lambda s: Measurement(s, s, s, 1, 1)
     sizes, fixed, per_op = (10, 300, 1000, 3000), 190e-6, 0.3e-6
-    costs = [cc.TF1Costs(n, m(fixed + per_op * n), m(1e-4), m(5e-4), None, None, (n, n), {}) for n in sizes]
+    costs = [cc.TF1Costs(n, flat(fixed + per_op * n), flat(1e-4), flat(5e-4), None, None, (n, n), {})
+             for n in sizes]
     slope, intercept = cc.TF1Sweep(costs).per_op()
     assert slope == pytest.approx(per_op) and intercept == pytest.approx(fixed)
     assert costs[0].steady_s.median / 10 > 60 * per_op  # what a run divided by its ops would have said
@@ -232,8 +237,7 @@ def test_break_even_experiment_traces_each_function_once() -> None:
 def test_break_even_reuses_the_tf_function_timings_it_is_given() -> None:
     """The small graph's tf.function pair is section 6's measurement, not timed a second time nor shown twice."""
     pytest.importorskip("tensorflow")
-    m = lambda s: Measurement(s, s, s, 1, 1)
-    tf_fn = cc.TFFunctionCosts(m(9e-3), m(3e-4), m(6e-3), m(6e-5), {}, 5)
+    tf_fn = cc.TFFunctionCosts(flat(9e-3), flat(3e-4), flat(6e-3), flat(6e-5), {}, 5)
     r = cc.break_even_experiment(small=2, large=12, repeat=2, tf_small=tf_fn)
     assert r.pairs["small"]["tf.function"] == (9e-3, 3e-4) and r.pairs["small"]["TF eager"] == (6e-5, 6e-5)
     assert "tf.function, small graph" not in r.traces and "tf.function, large graph" in r.traces
@@ -251,14 +255,13 @@ def test_static_engine_is_define_then_run() -> None:
 
 def sweep(*sizes: int) -> cc.TF1Sweep:
     """Costs at these sizes: steady run 190 µs + 0.3 µs per op, extension alone 0.27 ms + 3.8 µs per op."""
-    m = lambda s: Measurement(s, s, s, 1, 1)
-    return cc.TF1Sweep([cc.TF1Costs(n, m(190e-6 + 0.3e-6 * n), m(190e-6), m(460e-6 + 3.8e-6 * n), None, None,
-                                    (n, n), {}) for n in sizes])
+    return cc.TF1Sweep([cc.TF1Costs(n, flat(190e-6 + 0.3e-6 * n), flat(190e-6), flat(460e-6 + 3.8e-6 * n), None,
+                                    None, (n, n), {}) for n in sizes])
 
 
 def test_then_and_now_verdicts_follow_the_2017_figures() -> None:
-    m = lambda s: Measurement(s, s, s, 1, 1)
-    table = cc.then_and_now(per_op={"numpy": m(0.5e-6), "PyTorch eager": m(4e-6), "TensorFlow eager": m(30e-6)})
+    table = cc.then_and_now(per_op={"numpy": flat(0.5e-6), "PyTorch eager": flat(4e-6),
+                                    "TensorFlow eager": flat(30e-6)})
     assert [row[-1].msgid for row in table.rows] == [verdicts.OP_HOLDS, verdicts.OP_SAME_ORDER]  # TF eager: no row
     assert table.rows[0][-1] == "holds: about 1 µs"  # the English text, end to end
     assert verdicts.op_verdict(30e-6).msgid is verdicts.OP_NO

@@ -1,4 +1,5 @@
-"""course_lib.adapters.deployment: torch.export success or a one-line failure (silently), and a GraphDef run by names alone."""
+"""course_lib.adapters.deployment: torch.export success or a one-line failure (silently), and a GraphDef run by names
+alone."""
 
 from __future__ import annotations
 

@@ -155,7 +155,8 @@ def test_every_op_agrees_with_pytorch_at_the_edges(data, op, shapes, p):
     a, b = data.draw(array(shapes[0]), "a"), data.draw(array(shapes[1]), "b")
     with np.errstate(all="ignore"):
         ref = pytorch(op, a, b, p)
-        for engine, got in (("define-by-run", ours_dynamic(op, a, b, p)), ("define-then-run", ours_static(op, a, b, p))):
+        for engine, got in (("define-by-run", ours_dynamic(op, a, b, p)),
+                            ("define-then-run", ours_static(op, a, b, p))):
             where = f"{engine} {op} p={p} a={a!r} b={b!r}"
             # a sum is only as exact as its terms are large: 1e-8 + 1e300 - 1e300 is 0 or 1e-8 by the order of adding
             scale = float(np.sum(np.abs(a[np.isfinite(a)]))) * 1e-12 if op in ("sum", "mean") else 0.0

@@ -285,7 +285,7 @@ def test_dynamic_graph_changes_with_the_input_static_one_does_not():
              for v in (0.5, 2.0, 20.0)}
     assert len(sizes) == 3
     st_sizes = set()
-    for v in (0.5, -0.5):
+    for _value in (0.5, -0.5):  # the graph is built before any value is known: the same graph for both
         g = st.Graph()
         with g.as_default():
             x = st.placeholder("x")

@@ -145,7 +145,7 @@ def test_random_programs_agree_everywhere(steps, data, sx, sy):
     if out_dy.requires_grad:
         out_dy.backward()
     st_iter = iter(got[1:])
-    for dyv, stv, tv, shape in zip((x.grad, y.grad), grads_st, tgrads, (sx, sy)):
+    for dyv, stv, tv, shape in zip((x.grad, y.grad), grads_st, tgrads, (sx, sy), strict=True):
         expect = np.zeros(shape) if tv is None else tv.numpy()
         np.testing.assert_allclose(np.zeros(shape) if dyv is None else dyv, expect, rtol=1e-6, atol=1e-10)
         st_val = np.zeros(shape) if stv is None else next(st_iter)

@@ -107,7 +107,8 @@ def test_broken_import_is_reported_with_its_last_error_line(monkeypatch: pytest.
     assert rows["PyTorch"].found.values["error"] == "ImportError: libfoo.so: cannot open"
     assert not rows["PyTorch"].ok and rows["PyTorch"].todo.msgid is envcheck.BROKEN_PACKAGE
     layout = rows["pygraphviz SVG layout"]
-    assert not layout.ok and layout.found.msgid is envcheck.LAYOUT_FAILS and layout.todo.msgid is envcheck.LAYOUT_FALLBACK
+    assert not layout.ok
+    assert layout.found.msgid is envcheck.LAYOUT_FAILS and layout.todo.msgid is envcheck.LAYOUT_FALLBACK
 
 
 def test_missing_widget_extension(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -173,7 +174,8 @@ def fake_dot(tmp_path: Path, script: str) -> str:
         ("echo 'graphviz, version unknown' >&2", "dot on PATH, version unknown"),
         ("echo 'version 1.2.3.4.5 build 77' >&2", "dot on PATH, version unknown"),
         ("printf '\\377\\376\\000garbage' >&2", "dot on PATH, version unknown"),
-        ("echo 'dot: error while loading shared libraries: libgvc.so.6' >&2; exit 127", "dot on PATH, but dot -V fails"),
+        ("echo 'dot: error while loading shared libraries: libgvc.so.6' >&2; exit 127",
+         "dot on PATH, but dot -V fails"),
         ("echo 'dot - graphviz version 2.43.0 (0)' >&2; exit 1", "dot on PATH, but dot -V fails"),
         ("kill -9 $$", "dot on PATH, but dot -V fails"),
     ],
@@ -250,7 +252,8 @@ def test_the_import_children_speak_the_language_of_the_notebook(monkeypatch: pyt
     procs = envcheck._start_imports(["torch"])
     row = envcheck._check_framework("PyTorch", ("torch",), envcheck.TORCH, "torch", procs["torch"])
     assert not row.ok and row.found.msgid is envcheck.IMPORT_FAILS
-    assert row.found.values["error"] == "ValueError: thème inconnu 'disco'\u00a0; les thèmes sont\u00a0: classroom, presenter"
+    assert row.found.values["error"] == ("ValueError: thème inconnu 'disco'\u00a0; "
+                                         "les thèmes sont\u00a0: classroom, presenter")
     assert "mais import torch échoue" in row.found and "PROBLÈME" in repr(envcheck.Report((row,)))
     set_language("en")
     assert envcheck._child_env()["COURSE_LANG"] == "en"

@@ -112,7 +112,7 @@ def words_of(notebook: Path) -> dict[str, list[str]]:
     for source in sources:
         for key, texts in exercise_words(source).items():
             words.setdefault(key, []).extend(texts)
-    for key, texts in words.items():
+    for texts in words.values():
         i18n.set_language("fr")
         try:
             texts.extend([i18n.gettext(t) for t in texts])

@@ -60,7 +60,8 @@ def test_an_input_parallelogram_never_slants_into_its_text(theme, lines):
     h = lines * 1.2 * size + 7.2
     for text_w in (20.0, 80.0, 200.0):
         w = text_w + 2 * INPUT_MARGIN_PT
-        pts = [tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', shape("input", 0, 0, w, h)).group(1).split()]
+        points = re.search(r'points="([^"]+)"', shape("input", 0, 0, w, h)).group(1)
+        pts = [tuple(map(float, p.split(","))) for p in points.split()]
         slant = pts[0][0] - pts[3][0]
         assert 0 < slant <= INPUT_MARGIN_PT
 
@@ -80,5 +81,5 @@ def test_plots_follow_the_theme():
                 ax.get_lines()[0].get_linewidth())
 
     small, big = sizes("classroom"), sizes("presenter")
-    assert all(b > s for s, b in zip(small, big))
+    assert all(b > s for s, b in zip(small, big, strict=True))
     assert big[0] >= 12  # a legend read from the back of a room: at least 12 pt

@@ -45,7 +45,7 @@ def twin_problems(english: nbformat.NotebookNode, french: nbformat.NotebookNode)
     if len(english.cells) != len(french.cells):
         return [f"{len(french.cells)} cells, the English has {len(english.cells)}"]
     problems = []
-    for k, (e, f) in enumerate(zip(english.cells, french.cells), start=1):
+    for k, (e, f) in enumerate(zip(english.cells, french.cells, strict=True), start=1):
         if e.cell_type != f.cell_type:
             problems.append(f"cell {k} is {f.cell_type}, the English is {e.cell_type}")
         elif e.cell_type == "code" and program(e.source) != program(f.source):

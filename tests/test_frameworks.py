@@ -27,7 +27,8 @@ def test_quiet_stderr_drops_only_the_noise() -> None:
         "from course_lib.adapters.quiet import NOISE\n"
         "from course_lib.i18n.stderr import quiet_stderr\n"
         "with quiet_stderr(NOISE):\n"
-        "    os.write(2, b'WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\\n')\n"
+        "    os.write(2, b'WARNING: All log messages before absl::InitializeLog() is called are written to '\n"
+        "                b'STDERR\\n')\n"
         "    os.write(2, b'I0000 00:00:1796226827.125300   15623 port.cc:153] oneDNN custom operations are on. x\\n')\n"
         "    os.write(2, b'a real problem\\n')\n"
     )

@@ -1,4 +1,5 @@
-"""course_lib.lessons.graph_checks: exercise checkers that compute the truth from the program, and say which way it is off."""
+"""course_lib.lessons.graph_checks: exercise checkers that compute the truth from the program, and say which way it
+is off."""
 
 from __future__ import annotations
 
@@ -95,7 +96,8 @@ def test_values_are():
     check = gc.values_are(programs.affine_sin, ["h", "y"], {"x": 3.0, "w": 2.0})
     import numpy as np
 
-    assert check([6.0, np.sin(7.0)])[0] and said(check([6.0, np.sin(7.0)])[1], gc.YES_VALUES, values="h = 6, y = 0.656987")
+    ok, msg = check([6.0, np.sin(7.0)])
+    assert ok and said(msg, gc.YES_VALUES, values="h = 6, y = 0.656987")
     ok, msg = check([6.0, 0.0])
     assert not ok and said(msg, gc.ONE_NOT_RIGHT, names="y")
     assert msg == "y is not right"  # end to end, in English

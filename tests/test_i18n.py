@@ -340,8 +340,8 @@ def _in_new_python(code: str, lang: str | None) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-@pytest.mark.parametrize(("lang", "said"), [(None, "Next ▶|en"), ("fr", "Suivant ▶|fr"), ("fr_FR.UTF-8", "Suivant ▶|fr"),
-                                            ("en", "Next ▶|en")])
+@pytest.mark.parametrize(("lang", "said"), [(None, "Next ▶|en"), ("fr", "Suivant ▶|fr"),
+                                            ("fr_FR.UTF-8", "Suivant ▶|fr"), ("en", "Next ▶|en")])
 def test_course_lang_chooses_the_language(lang, said) -> None:
     out = _in_new_python("from course_lib.i18n import _, get_language; print(_('Next ▶') + '|' + get_language())", lang)
     assert out.returncode == 0, out.stderr

@@ -161,15 +161,17 @@ def test_english_is_word_for_word_what_the_notebooks_show() -> None:
         "plain `if` just works.")
     assert str(raised(feed_x_only)) == ("You must feed a value for placeholder 'b': fetching 'add' needs it. Pass "
                                          "feed_dict={b: value} to Session.run")
-    assert str(raised(add_to_a_finalized_graph)).startswith("Graph is finalized and cannot be modified: tried to add 'Const'. "
-                                             "finalize() made the graph immutable (TensorFlow does this when")
+    assert str(raised(add_to_a_finalized_graph)).startswith(
+        "Graph is finalized and cannot be modified: tried to add 'Const'. "
+        "finalize() made the graph immutable (TensorFlow does this when")
     lines = plan_source().splitlines()
     for line in ["    # specialized: shape inference proved every value a single number -> float math",
                  "    Const_1 = 0  # constant", "    mul_6 = 6  # folded: mul of constants",
                  "    if greater_2:  # cond: only the branch taken runs"]:
         assert line in lines
     assert str(measure.Measurement(7.68e-6, 6.89e-6, 2.03e-5, 7, 2598)) == "7.68 µs (IQR 6.89 µs–20.3 µs, 7×2598 calls)"
-    assert shapes.describe(()) == "a single number" and shapes.describe((None, 3)) == "shape (None, 3) (None = any size)"
+    assert shapes.describe(()) == "a single number"
+    assert shapes.describe((None, 3)) == "shape (None, 3) (None = any size)"
 
 
 # ---------------------------------------------------------------------- the same errors in French
@@ -254,7 +256,8 @@ def test_the_expression_explorer_shows_a_parser_error_in_french() -> None:
 def test_a_plan_a_measurement_and_a_shape_read_in_french() -> None:
     set_language("fr")
     source = plan_source()
-    assert "# spécialisé\u00a0: l'inférence de forme a prouvé" in source and "# replié\u00a0: mul de constantes" in source
+    assert "# spécialisé\u00a0: l'inférence de forme a prouvé" in source
+    assert "# replié\u00a0: mul de constantes" in source
     assert "# cond\u00a0: seule la branche choisie s'exécute" in source
     assert "specialized" not in source and "folded" not in source and "only the branch" not in source
     assert "    mul_6 = 6  # " in source and "greater_2 = greater(x_0, Const_1)" in source  # the code is the same

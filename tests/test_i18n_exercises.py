@@ -170,7 +170,7 @@ def _values_04_3() -> list[float]:
     return [float(seen["h"].data), float(seen["y"].data)]
 
 
-# ----------------------------------------------------------------------------- every exercise, a right and a wrong answer
+# --------------------------------------------------------------------------- every exercise, a right and a wrong answer
 @dataclass(frozen=True)
 class Case:
     key: str
@@ -283,8 +283,8 @@ def test_each_exercise_speaks_french_and_judges_alike(case: Case) -> None:
     assert f"Exercice {case.key}\u00a0: ✔ juste" in repr(fr["right"])
     texts = [("prompt", en["prompt"], fr["prompt"]), ("right", repr(en["right"]), repr(fr["right"])),
              ("wrong", repr(en["wrong"]), repr(fr["wrong"]))]
-    texts += [(f"hint {k}", e, f) for k, (e, f) in enumerate(zip(en["hints"], fr["hints"]))]
     assert len(fr["hints"]) == len(en["hints"]) >= 1
+    texts += [(f"hint {k}", e, f) for k, (e, f) in enumerate(zip(en["hints"], fr["hints"], strict=True))]
     for what, english, french in texts:
         if english in CODE_ONLY:
             assert french == english
@@ -304,7 +304,8 @@ def test_a_cached_exercise_follows_the_language_of_the_moment() -> None:
     ex = ex7.batched_ops()  # cached: built once, in whatever language came first
     set_language("fr")
     assert ex.prompt_text().startswith("Lot A\u00a0: 100 copies de (((a b) (c d)) ((e f) (g h))).")
-    assert ex.hint_texts()[1] == "trouvez la hauteur de chaque arbre\u00a0: un mot vaut 0, un groupe un de plus que sa partie la plus haute"
+    assert ex.hint_texts()[1] == ("trouvez la hauteur de chaque arbre\u00a0: un mot vaut 0, un groupe un de plus que "
+                                  "sa partie la plus haute")
     set_language("en")
     assert ex.prompt_text().startswith("Batch A: 100 copies of (((a b) (c d)) ((e f) (g h))).")
     assert ex7.batched_ops() is ex
@@ -334,7 +335,8 @@ def test_french_choices_are_the_options_the_french_notebooks_show() -> None:
 
     set_language("fr")
     cases = [("01", "01.5", ex1.CONSTANT_CHOICES), ("02", "02.5", ex2.FED_FETCH_CHOICES),
-             ("03", "03.5", ex3.BACKWARD_CHOICES), ("04", "04.5", ex4.DEBUG_CHOICES), ("04", "04.6", ex4.RETRACE_CHOICES),
+             ("03", "03.5", ex3.BACKWARD_CHOICES), ("04", "04.5", ex4.DEBUG_CHOICES),
+             ("04", "04.6", ex4.RETRACE_CHOICES),
              ("05", "05.6", ex5.EXTENSION_CHOICES), ("06", "06.5", ex6.LOOP_CHOICES), ("07", "07.5", ex7.FOLD_CHOICES),
              ("08", "08.5", ex8.EXPORT_CHOICES), ("08", "08.6", ex8.XLA_CHOICES)]
 

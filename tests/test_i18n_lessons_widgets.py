@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-ipywidgets = pytest.importorskip("ipywidgets")
-
+# importing these never needs ipywidgets (course_lib/widgets/base.py guards it): safe before the skip
 from course_lib.i18n import message_of, set_language
 from course_lib.lessons import compile_explorer, fold, padding_explorer, session_explorer, tree_rnn, tree_widgets, trees
 from course_lib.widgets.base import said_ids
+
+ipywidgets = pytest.importorskip("ipywidgets")
 
 #: English words of these widgets' labels and sentences: none may be left on a French widget (code is taken out
 #: first: <code>, <pre>, the drawings, the session's call line, and the sentences and trees typed as data)
@@ -172,7 +173,8 @@ def test_a_tree_typed_wrong_is_said_in_french_and_the_widget_goes_on() -> None:
     assert not english_left(visible(e.message.value)), english_left(visible(e.message.value))
     assert e.picture.value == before
     e.set_text(42)
-    assert said_ids(e) == [tree_widgets.NOT_TEXT] and "passez l'arbre entre guillemets" in html.unescape(e.message.value)
+    assert said_ids(e) == [tree_widgets.NOT_TEXT]
+    assert "passez l'arbre entre guillemets" in html.unescape(e.message.value)
     e.set_text("(big dog)")
     assert e.message.value == "" and "2 mots" in e.summary.value
 
@@ -254,7 +256,8 @@ def test_the_tree_networks_speak_french() -> None:
     g = tree_rnn.ShapeCache(net).graph_for(trees.parse("((x y) z)"))
     with pytest.raises(ValueError) as info:
         g.run(trees.parse("(x (y z))"))
-    assert message_of(info.value).msgid is tree_rnn.WRONG_SHAPE and "construisez donc un autre graphe" in str(info.value)
+    assert message_of(info.value).msgid is tree_rnn.WRONG_SHAPE
+    assert "construisez donc un autre graphe" in str(info.value)
     with pytest.raises(ValueError) as info:
         fold.FoldGraph(net, max_levels=2).run([trees.parse("(a (b (c d)))")])
     assert message_of(info.value).values == {"needed": 3, "levels": 2} and "ce lot demande 3 niveaux" in str(info.value)

@@ -80,7 +80,8 @@ def test_measured_tables_have_french_headers_and_rows() -> None:
                                "2,6 ms (2,35–2,88)")  # French digits, a thousand as French writes it
     assert tf1.caption.startswith("mesuré avec ") and " sur " in tf1.caption
     assert tf1_costs(2).counts().startswith("chaîne de 2 opérations (graphe de 17 → 39 nœuds)\u00a0: exécuteurs "
-                                            f"construits par les exécutions en régime établi 0 en 1{NNBSP}200 exécutions")
+                                            "construits par les exécutions en régime établi 0 en "
+                                            f"1{NNBSP}200 exécutions")
     table = cc.then_and_now(cc.TF1Sweep([tf1_costs(10), tf1_costs()]), {"numpy": m(4e-7), "PyTorch eager": m(2.4e-6)})
     assert table.header == ["quoi", "Réponse 1 (2017)", "aujourd'hui face à 2017", "verdict de cette mesure"]
     assert [row[0] for row in table.rows][-2:] == ["numpy\u00a0: une opération",
@@ -113,7 +114,8 @@ def test_the_other_tables_of_notebook_05_and_06_are_french() -> None:
                           "8 ms (7,27 ms–8,8 ms)", "jamais (une exécution compilée n'est pas plus rapide)")
     strategies = sq.StrategyCosts({sq.PADDED: m(2.1e-4), "TF tf.function: padded": m(3e-3)}, {sq.PADDED: 80_123},
                                   {sq.PADDED: sq.say(sq.PADDED)})
-    assert strategies.table().header == ["un lot de phrases", "médiane", "écart interquartile", "pas de cellule exécutés"]
+    assert strategies.table().header == ["un lot de phrases", "médiane", "écart interquartile",
+                                         "pas de cellule exécutés"]
     assert strategies.table().rows[0][0::3] == ("notre moteur statique\u00a0: lot complété, un graphe", f"80{NNBSP}123")
     assert strategies.table().rows[1][0] == "TF tf.function: padded", "a notebook's own label is shown as it is"
     ranking = strategies.ranking()
@@ -142,8 +144,8 @@ def test_verdict_sentences_are_french_with_french_numbers() -> None:
                     "(médianes 400 µs et 60 µs\u00a0; les écarts interquartiles ne se chevauchent pas).")
     assert said.msgid is tables.COST_MORE and said.values["ratio"] == "6,7"
     growth = cc.TF1Sweep([tf1_costs(10), tf1_costs(3000)]).growth_sentence()
-    assert growth == (f"L'extension seule est passée de 2,6 ms à 10 opérations à 2,6 ms à 3{NNBSP}000 opérations\u00a0: "
-                      "1× pour 300× plus d'opérations.")
+    assert growth == ("L'extension seule est passée de 2,6 ms à 10 opérations à "
+                      f"2,6 ms à 3{NNBSP}000 opérations\u00a0: 1× pour 300× plus d'opérations.")
     sentences = break_even().sentences()
     assert [s.msgid for s in sentences] == [payoff.NEVER_PAYS] + [payoff.PAYS_AFTER] * 3
     assert "cette fois-ci, compiler n'est jamais rentable" in sentences[0]
@@ -174,7 +176,8 @@ def test_notebook_08s_summary_table_and_sentences_are_french() -> None:
     assert table.endswith("<small>mesuré avec tensorflow 2.21.0 sur AMD EPYC (2 CPU)</small>"), "versions keep dots"
     sentences = payoff_08.sentences()
     assert all(s.startswith("Cette fois-ci, ") for s in sentences)
-    assert sentences[-1].msgid is xp.CAUGHT_UP and "a rattrapé TF en mode immédiat au bout de 17 appels" in sentences[-1]
+    assert sentences[-1].msgid is xp.CAUGHT_UP
+    assert "a rattrapé TF en mode immédiat au bout de 17 appels" in sentences[-1]
     assert english_words_left(sentences + [table, payoff_08.counts()],
                               ("On this run", "cost", "medians", "calls", "outputs", "measured", "way")) == []
 
@@ -194,8 +197,10 @@ def test_progress_lines_debugging_lines_and_summaries_are_french() -> None:
         failing._bar = Bar()
         raise RuntimeError("a measurement failed")
     assert failing._bar.description == "nos moteurs\u00a0: échec"
-    assert str(debugging.Stop("model", 3, {})) == "point d'arrêt dans model, ligne 3\u00a0:\n    (aucune variable locale)"
-    assert tf_debugging.VariableLesson(None, 1, (), (), 1).summary() == "aucune erreur\u00a0: la variable a été acceptée"
+    assert str(debugging.Stop("model", 3, {})) == ("point d'arrêt dans model, ligne 3\u00a0:\n"
+                                                   "    (aucune variable locale)")
+    assert tf_debugging.VariableLesson(None, 1, (), (), 1).summary() == ("aucune erreur\u00a0: "
+                                                                         "la variable a été acceptée")
     assert list(cc.extension_recompiles(3)) == ["compilations avant", "compilations après extension + ancienne demande",
                                                "compilations après une exécution de plus"]
     svg = html.unescape(sq.grid_svg([3, 1, 5], [[0, 1], [2]]))
@@ -212,7 +217,8 @@ def test_plots_have_french_titles_axis_labels_and_legends() -> None:
     assert waste["xlabels"] == ["écart des longueurs (8 phrases de 6 ± écart mots)"]
     assert waste["ylabels"] == ["% des pas de la cellule sur du remplissage"]
     assert waste["legend"] == ["définir puis exécuter, compléter jusqu'à la plus longue",
-                               "regroupement par longueur\u00a0: 2 graphes", "définir en exécutant, une phrase à la fois"]
+                               "regroupement par longueur\u00a0: 2 graphes",
+                               "définir en exécutant, une phrase à la fois"]
     curves = plot_words(cc.plot_break_even(break_even()))
     assert curves["titles"] == ["petit graphe\u00a0: une chaîne de 2 opérations",
                                 "grand graphe\u00a0: une chaîne de 200 opérations"]

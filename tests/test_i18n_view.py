@@ -48,7 +48,8 @@ def small() -> Graph:
 # ---------------------------------------------------------------------------------------------------- envcheck
 def test_the_environment_check_speaks_french_in_a_new_interpreter() -> None:
     """COURSE_LANG=fr, as a French start page's kernel could have it: every line of the table is French."""
-    code = "from course_lib.lessons import envcheck\nr = envcheck.report(import_frameworks=False)\nprint(repr(r))\nprint(r._repr_html_())"
+    code = ("from course_lib.lessons import envcheck\nr = envcheck.report(import_frameworks=False)\n"
+            "print(repr(r))\nprint(r._repr_html_())")
     env = dict(os.environ, COURSE_LANG="fr")
     text = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     for french in ("vérifications ont réussi", "composant", "requis", "trouvé", "état", "que faire", "facultatif",
@@ -76,7 +77,8 @@ def test_a_french_report_names_its_problems_in_french(monkeypatch: pytest.Monkey
     rows = {row.component: row for row in report.rows}
     assert rows["PyTorch"].status == "PROBLEM" and rows["PyTorch"].found == "non installé"  # the status stays a key
     assert rows["PyTorch"].found.msgid is envcheck.NOT_INSTALLED and rows["NumPy"].todo.msgid is envcheck.WRONG_VERSION
-    assert report.summary() == f"2 problèmes à corriger{NBSP}: PyTorch, NumPy. Voir «{NBSP}que faire{NBSP}» sur leurs lignes."
+    assert report.summary() == (f"2 problèmes à corriger{NBSP}: PyTorch, NumPy. "
+                                f"Voir «{NBSP}que faire{NBSP}» sur leurs lignes.")
     text, page = repr(report), report._repr_html_()
     assert "PROBLÈME" in text and "Mauvaise version de numpy. Fermez JupyterLab" in text
     assert "&#10008; PROBLÈME" in page and "non installé" in page

@@ -1,4 +1,5 @@
-"""course_lib.lessons.padding_explorer: what the sliders show is what sequences counts; graphs rebuilt as lengths change."""
+"""course_lib.lessons.padding_explorer: what the sliders show is what sequences counts; graphs rebuilt as lengths
+change."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ def test_the_presenter_theme_enlarges_every_word() -> None:
         render.set_theme("classroom")
     for part in ("summary", "static_title", "dynamic_title"):
         before, after = font_sizes(getattr(small, part).value), font_sizes(getattr(big, part).value)
-        assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after)), part
+        assert len(after) == len(before) > 0 and all(b > a for a, b in zip(before, after, strict=True)), part
 
 
 def test_a_wrong_rnn_is_refused_with_a_course_message() -> None:

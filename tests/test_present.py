@@ -49,4 +49,5 @@ def test_the_menu_items_named_exist_in_the_installed_jupyterlab() -> None:
     named = {m for step in cl.PRESENT_STEPS for m in re.findall(r"Appearance → ([A-Z][A-Za-z ]+?)(?: \(|:)", step)}
     assert named == {"Presentation Mode", "Simple Interface", "Show Left Sidebar"}
     for label in named:
-        assert f'"{label}"' in text, f"JupyterLab has no menu item labelled {label!r}: update PRESENT_STEPS and the README"
+        assert f'"{label}"' in text, \
+            f"JupyterLab has no menu item labelled {label!r}: update PRESENT_STEPS and the README"

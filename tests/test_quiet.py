@@ -17,9 +17,10 @@ def test_captured_collects_prints_warnings_and_child_logger_records() -> None:
         with quiet.captured("noisy") as out:
             print("to stdout")
             print("to stderr", file=sys.stderr)
-            warnings.warn("first", UserWarning)
-            warnings.warn("first", UserWarning)
-            warnings.warn("second", DeprecationWarning)
+            # stacklevel=1: the warning is this test's own line, as a library's warning is the library's line
+            warnings.warn("first", UserWarning, stacklevel=1)
+            warnings.warn("first", UserWarning, stacklevel=1)
+            warnings.warn("second", DeprecationWarning, stacklevel=1)
             child.warning("W1202 12:00:00 pid 123 a log line")
         assert child.handlers == [handler]  # restored
     finally:

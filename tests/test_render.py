@@ -142,7 +142,8 @@ def test_same_dot_across_processes_and_hash_seeds():
     outs = []
     for seed in ("1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=False)
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                             check=False)
         assert res.returncode == 0, res.stderr
         outs.append(res.stdout)
     assert outs[0] == outs[1] == here
@@ -227,7 +228,10 @@ def test_legend_is_switchable_and_themes_change_the_look():
     render.set_theme("presenter")
     big = render.to_svg(g, legend=False)
     assert 'font-size="20"' in big and 'font-size="14"' in small
-    assert float(re.search(r'width="([\d.]+)pt"', big).group(1)) > float(re.search(r'width="([\d.]+)pt"', small).group(1))
+    def width(svg):
+        return float(re.search(r'width="([\d.]+)pt"', svg).group(1))
+
+    assert width(big) > width(small)
     with pytest.raises(ValueError) as info:
         render.set_theme("disco")
     said = message_of(info.value)
@@ -504,5 +508,6 @@ def test_without_a_layout_engine_the_description_says_the_graph_is_text(monkeypa
     monkeypatch.setitem(sys.modules, "pygraphviz", None)
     monkeypatch.setenv("PATH", str(tmp_path))
     d = render.draw(build())
-    assert repr(d) == "<course graph 'demo': 9 nodes, 9 boxes, top to bottom, 14 pt text; no layout engine, shown as DOT text>"
+    assert repr(d) == ("<course graph 'demo': 9 nodes, 9 boxes, top to bottom, 14 pt text; no layout engine, "
+                       "shown as DOT text>")
     assert "run the cell" not in repr(render.Figure(build()))

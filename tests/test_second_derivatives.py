@@ -131,11 +131,11 @@ def torch_derivatives(case: Case, xs: list[np.ndarray], vs: list[np.ndarray]) ->
     loss = torch.sin(TORCH[case.op](*ts, **case.attrs)).sum()
     wrt = [ts[i] for i in _variables(case)]
     first = torch.autograd.grad(loss, wrt, create_graph=True, allow_unused=True)
-    hvp = sum(((g * torch.tensor(vs[i])).sum() for i, g in zip(_variables(case), first) if g is not None),
+    hvp = sum(((g * torch.tensor(vs[i])).sum() for i, g in zip(_variables(case), first, strict=True) if g is not None),
               torch.zeros((), dtype=torch.float64))
     second = torch.autograd.grad(hvp, wrt, allow_unused=True) if hvp.requires_grad else [None] * len(wrt)
-    return [_numpy(g, xs[i]) for i, g in zip(_variables(case), first)], \
-        [_numpy(h, xs[i]) for i, h in zip(_variables(case), second)]
+    return [_numpy(g, xs[i]) for i, g in zip(_variables(case), first, strict=True)], \
+        [_numpy(h, xs[i]) for i, h in zip(_variables(case), second, strict=True)]
 
 
 def _numpy(t: Any, like: np.ndarray) -> np.ndarray:
@@ -152,7 +152,7 @@ def static_derivatives(case: Case, xs: list[np.ndarray], vs: list[np.ndarray]) -
         wrt = [inputs[i] for i in _variables(case)]
         loss = st.sum(st.sin(st.apply(case.op, *inputs, **case.attrs)))
         first = st.gradients(loss, wrt)
-        parts = [st.sum(d * st.constant(vs[i])) for i, d in zip(_variables(case), first) if d is not None]
+        parts = [st.sum(d * st.constant(vs[i])) for i, d in zip(_variables(case), first, strict=True) if d is not None]
         hvp = parts[0] if parts else None
         for p in parts[1:]:
             hvp = hvp + p
@@ -161,7 +161,8 @@ def static_derivatives(case: Case, xs: list[np.ndarray], vs: list[np.ndarray]) -
     sess = st.Session(g)
 
     def run(ds: list) -> list[np.ndarray]:
-        return [np.zeros_like(xs[i]) if d is None else sess.run(d, feeds) for i, d in zip(_variables(case), ds)]
+        return [np.zeros_like(xs[i]) if d is None else sess.run(d, feeds)
+                for i, d in zip(_variables(case), ds, strict=True)]
 
     return run(first), run(second)
 
@@ -174,7 +175,7 @@ def dynamic_first_derivatives(case: Case, xs: list[np.ndarray]) -> list[np.ndarr
 
 def _close(ours: list[np.ndarray], theirs: list[np.ndarray], what: str) -> None:
     assert len(ours) == len(theirs)
-    for k, (a, b) in enumerate(zip(ours, theirs)):
+    for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
         assert np.shape(a) == np.shape(b), f"{what} of input {k}: shape {np.shape(a)}, PyTorch {np.shape(b)}"
         np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12, err_msg=f"{what} of input {k}")
 

@@ -45,7 +45,7 @@ def test_padding_without_the_mask_changes_every_shorter_sentence(rnn: sq.TinyRNN
     T = max(lens)
     unmasked = sq.StaticUnroll(rnn, T, masked=False).run(*sq.pad(xs))
     want = sq.reference_scores(rnn, xs)
-    for L, got, ok in zip(lens, unmasked, want):
+    for L, got, ok in zip(lens, unmasked, want, strict=True):
         assert np.isclose(got, ok) == (L == T)
 
 
@@ -234,7 +234,8 @@ def test_strategy_costs_count_the_cell_steps_of_each_strategy(rnn: sq.TinyRNN) -
     assert sum(lens) < steps["our static engine: 2 buckets, 2 graphs"] < len(lens) * max(lens)
     assert set(costs.times) == set(steps) | {"nothing"}
     assert "cell steps run" in repr(costs.table())
-    assert costs.label("nothing") == "nothing" and costs.said["our static engine: 2 buckets, 2 graphs"].values == {"n": 2}
+    assert costs.label("nothing") == "nothing"
+    assert costs.said["our static engine: 2 buckets, 2 graphs"].values == {"n": 2}
     ranking = costs.ranking()
     assert ranking.msgid is sq.RANKING and {ranking.values["fastest"], ranking.values["slowest"]} <= {
         costs.label(k) + (f" ({steps[k]:,} cell steps)" if k in steps else "") for k in costs.times}

@@ -149,8 +149,8 @@ def test_counts_print_in_the_language_of_the_moment() -> None:
     c = fold.OpCounts(trees=50, phrases=350, levels=7, per_node=1400, by_depth=57)
     assert str(c) == "trees: 50, phrases: 350, levels: 7; ops one node at a time: 1,400, batched by depth: 57"
     set_language("fr")
-    assert str(c) == ("arbres\u00a0: 50, groupes\u00a0: 350, niveaux\u00a0: 7\u00a0; opérations un nœud à la fois\u00a0: "
-                      "1\u202f400, en lots par profondeur\u00a0: 57")
+    assert str(c) == ("arbres\u00a0: 50, groupes\u00a0: 350, niveaux\u00a0: 7\u00a0; "
+                      "opérations un nœud à la fois\u00a0: 1\u202f400, en lots par profondeur\u00a0: 57")
     assert repr(c).startswith("OpCounts(trees=50")  # the fields stay for a reader of the code
 
 

@@ -167,8 +167,8 @@ def test_unroll_looped_wrong_kind_is_named() -> None:
 
 # values given later, from code, after the widget was built: said inline, and the widget keeps working
 LATER: list[tuple[str, Callable[[], Any], Callable[[Any], None], tuple[str, ...]]] = [
-    ("control flow nan", ControlFlowExplorer, lambda w: w.set_input(x=NAN), ("x must be a finite number, got nan",
-                                                                             "pass a number from -3 to 3", "x stays 1")),
+    ("control flow nan", ControlFlowExplorer, lambda w: w.set_input(x=NAN),
+     ("x must be a finite number, got nan", "pass a number from -3 to 3", "x stays 1")),
     ("control flow inf", ControlFlowExplorer, lambda w: w.set_input(x=INF), ("x must be a finite number, got inf",
                                                                              "x stays 1")),
     ("control flow -inf", ControlFlowExplorer, lambda w: w.set_input(x=-INF), ("got -inf", "x stays 1")),

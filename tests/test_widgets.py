@@ -172,7 +172,7 @@ def test_side_by_side_shares_one_clock_and_pads_the_shorter_trace():
     assert linked == {s.text, s.graph, d.text, d.graph}
 
 
-# ---------------------------------------------------------------------------------------------------- ExpressionExplorer
+# --------------------------------------------------------------------------------------------------- ExpressionExplorer
 @pytest.fixture
 def ex():
     return cw.ExpressionExplorer("sin(x*w + 1)", values={"x": 3.0, "w": 2.0})
@@ -312,7 +312,7 @@ def test_sliders_follow_the_variables_and_keep_their_values(ex):
     assert ex.sliders == {} and "5" in ex.results.value
 
 
-# ---------------------------------------------------------------------------------------------------- ControlFlowExplorer
+# -------------------------------------------------------------------------------------------------- ControlFlowExplorer
 def test_control_flow_static_graph_fixed_dynamic_graph_changes():
     c = cw.ControlFlowExplorer(programs.branch_with_cond, value=1.0)
     static_before = render.node_boxes(c.static_view.value)
@@ -357,7 +357,7 @@ def test_presenter_theme_makes_the_widgets_larger(by_run):
         big = font_sizes(cw.Stepper(by_run).frame_html(2))
     finally:
         render.set_theme("classroom")
-    assert len(big) == len(small) > 0 and all(b > s for b, s in zip(big, small))
+    assert len(big) == len(small) > 0 and all(b > s for b, s in zip(big, small, strict=True))
 
 
 def test_frames_stay_small(by_run):
