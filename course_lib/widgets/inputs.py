@@ -117,6 +117,11 @@ WHOLE_BELOW = N_("{n} is below {low}. {todo}")
 WHOLE_ABOVE = N_("{n} is above {high}. {todo}")
 
 
+#: The white space int() skips around digits: str.isspace() also counts the separators U+001C..U+001F, which int()
+#: refuses ("0\x1f"), so they are kept and refused as characters that are not digits.
+_INT_SPACE = "".join(c for c in map(chr, range(0x3001)) if c.isspace() and c not in "\x1c\x1d\x1e\x1f")
+
+
 def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high: int | None = None,
                example: int = 4) -> tuple[int | None, str]:
     """Text typed into a box, read as a whole number: ``(the number, "")`` or ``(None, what was wrong and what to
@@ -136,7 +141,7 @@ def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high:
     todo = _(todo).format(what=_(what), low=low, high=high, example=example)
     if not isinstance(text, str):
         return None, say(NOT_TEXT, type=type(text).__name__, todo=todo)
-    typed = text.strip()
+    typed = text.strip(_INT_SPACE)
     shown = repr(typed if len(typed) <= 40 else typed[:39] + "…")
     if not typed:
         return None, say(EMPTY_BOX, todo=todo)
@@ -145,7 +150,7 @@ def read_whole(text: Any, what: str = N_("steps"), *, low: int | None = 0, high:
         bad = next((c for c in digits if not c.isdecimal()), typed[0])
         if bad in ".,":
             why = _("a whole number has no decimal point or comma")
-        elif bad.isspace():
+        elif bad in _INT_SPACE:
             why = _("it has a space between the digits")
         else:
             name = unicodedata.name(bad, "").lower()
