@@ -468,7 +468,7 @@ def test_matmul_with_a_plain_array_on_the_left_and_its_gradient():
     assert w.grad.tolist() == [[1.0, 1.0], [-1.0, -1.0]]  # d(sum(v @ W))/dW = outer(v, 1)
 
 
-def test_gradients_take_explicit_output_gradients_and_refuse_no_outputs():
+def test_gradients_take_explicit_output_gradients_and_refuse_no_outputs_or_a_seed_count_that_differs():
     g = st.Graph()
     with g.as_default():
         x = st.placeholder("x", shape=(2,))
@@ -477,6 +477,10 @@ def test_gradients_take_explicit_output_gradients_and_refuse_no_outputs():
         with pytest.raises(ValueError) as info:
             st.gradients([], [x])
         assert said(info).msgid is autodiff.NO_OUTPUT
+        for seeds in ([], [st.constant(1.0), st.constant(2.0)]):  # zip() would drop or ignore the extra silently
+            with pytest.raises(ValueError) as info:
+                st.gradients(y, [x], grad_ys=seeds)
+            assert said(info).msgid is autodiff.SEEDS_PER_OUTPUT
     assert st.Session(g).run(dx, {x: [3.0, 4.0]}).tolist() == [6.0, 80.0]
 
 

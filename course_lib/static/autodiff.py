@@ -30,6 +30,8 @@ __all__ = ["SYMBOLIC", "gradients"]
 # ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
 NO_SUCH_OP = N_("no op {name!r} in course_lib.ops.OPS")
 NO_OUTPUT = N_("gradients() needs at least one output y")
+SEEDS_PER_OUTPUT = N_("gradients(ys, xs, grad_ys): {seeds} seeds for {ys} outputs; give one grad_ys tensor per y, "
+                      "or none (ones)")
 NOT_TENSORS = N_("gradients(ys, xs): {what} must be tensors of the graph (or lists of them); got {kind} {value}")
 NO_GRAD_RULE = N_("no gradient rule for op {name!r}: it is not in course_lib.ops.OPS")
 
@@ -73,6 +75,8 @@ def gradients(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
         seeds = [constant(1.0, "grad_ys", graph=graph) if y.shape == () else _ones_like(y) for y in ys]
     else:
         seeds = [as_tensor(s, graph) for s in ([grad_ys] if isinstance(grad_ys, Tensor) else grad_ys)]
+        if len(seeds) != len(ys):
+            raise ValueError(say(SEEDS_PER_OUTPUT, seeds=len(seeds), ys=len(ys)))
     with graph.name_scope("gradients"), graph.building_gradients():
         return _backprop(graph, ys, xs, seeds)
 

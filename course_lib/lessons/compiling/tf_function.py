@@ -24,8 +24,7 @@ __all__ = ["TFFunctionCosts", "after_new_shapes", "tf_function_costs"]
 
 #: The rows of :meth:`TFFunctionCosts.table`, in order.
 ROWS = (N_("first call: trace the Python function into a graph, then run it"),
-        N_("steady call: same input signature, graph reused"), N_("call with a new shape: trace again (retrace)"),
-        N_("the same two ops eagerly (no tf.function)"))
+        N_("steady call: same input signature, graph reused"), N_("call with a new shape: trace again (retrace)"))
 
 
 @dataclass
@@ -43,7 +42,7 @@ class TFFunctionCosts:
         """First call, steady call, retrace (the eager time is shown where it is compared: the break-even)."""
         measured = (self.first_call_s, self.steady_s, self.retrace_s)
         return Table(["tf.function(lambda x: tf.sin(x) * 2.0)", *TIMED],
-                     [timed(_(label), m) for label, m in zip(ROWS[:-1], measured, strict=True)])
+                     [timed(_(label), m) for label, m in zip(ROWS, measured, strict=True)])
 
     def steady_vs_eager(self) -> str:
         """Which costs more for this two-op function, computed from this run's medians and spreads."""
