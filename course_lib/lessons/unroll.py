@@ -71,7 +71,7 @@ class UnrollExplorer(CourseWidget):
                                layout=W.Layout(width="45%", min_width="0")),
                         W.VBox([title(_("for i in tf.range(n): one While op, body traced once")), self.right],
                                layout=W.Layout(width="55%", min_width="0"))],
-                       layout=W.Layout(width="100%", gap="12px"))
+                       layout=W.Layout(width="100%"))  # ipywidgets 8 has no gap trait: it was ignored
         self.children = [self.slider, self.message, self.summary, panes]
         self.slider.observe(self._on_change, "value")
         self._on_change({})  # guarded: a loop that fails to trace is shown in the message box
