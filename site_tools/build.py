@@ -150,6 +150,8 @@ def copy_assets(pairs: list[tuple[str, str]], node_modules: Path, assets: Path) 
 
 def prepare_out(out: Path) -> None:
     """Empty ``out`` for a new build; refuse a non-empty folder the build did not make."""
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"--out {out} is a file, not a folder: give a folder for the site (made if missing)")
     if out.exists():
         if any(out.iterdir()) and not (out / MARKER).exists():
             raise BuildError(f"{out} exists, is not empty and was not made by this build: choose another --out "

@@ -629,3 +629,13 @@ def test_a_bilingual_tiny_course_and_what_its_check_refuses(tmp_path, fake_node_
     (out / "fr" / "01_two.html").unlink()
     problems = site_build.check(report)
     assert any("01_two.html links fr/01_two.html, a page the site does not have" in p for p in problems), problems
+
+
+def test_an_out_that_is_a_file_is_refused_in_words(tmp_path: Path) -> None:
+    """``--out FILE`` once ended in a traceback from mkdir; the build now says what to give instead."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine\n")
+    with pytest.raises(site_build.BuildError, match="is a file, not a folder"):
+        site_build.prepare_out(a_file)
+    assert a_file.read_text() == "mine\n"
+    assert site_build.main(["--out", str(a_file)]) == 1
