@@ -15,7 +15,8 @@ import nbformat
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-PATHS = sorted(NOTEBOOKS.rglob("*.ipynb"))
+# The course's notebooks only: JupyterLab's autosaved copies (.ipynb_checkpoints, left by the browser tests) are not.
+PATHS = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 #: Notebooks whose prose links to their own sections (a table of contents, a table of topics).
 WITH_CONTENTS = ["03_define_by_run_pytorch.ipynb", "04_side_by_side.ipynb"]
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
