@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .i18n import N_, say
+from .i18n import N_, Plural, Said, say
 from .i18n import gettext as _
 
 #: Node kinds; each has its own shape in the renderer (render/theme.py).
@@ -53,11 +54,29 @@ NO_NODE_NAMED = N_("no node named {name!r} in graph {graph!r}")
 CYCLE = N_("the graph has a cycle through {cycle}; a graph must be a DAG")
 NOT_GRAPH_DATA = N_("Graph.from_dict needs what Graph.to_dict() returns: a dict with a list of 'nodes' (each with "
                     "'op', 'name' and 'inputs'); got {kind} without one")
-NOT_NODE_DATA = N_("node {k} of the data is not a node written by to_dict() (it needs 'op', 'name' and 'inputs' naming "
-                   "earlier nodes {earlier}); got {data}")
+NOT_NODE_DATA = N_("node {k} of the data is not a node written by to_dict(): its {field!r} is missing or wrong (a node "
+                   "has 'op' and 'name' as text, and 'inputs': indexes of earlier nodes {earlier}); got {data}")
 EARLIER_NODES = N_("by index, 0..{last}")
 NO_EARLIER_NODE = N_("(none: it is the first node)")
+NODE_NOT_A_DICT = N_("node {k} of the data is {got} (type {kind}), not a dict written by to_dict()")
+NODE_FIELD = N_("node {k} of the data ({name!r}): its {field!r} must be {expected}; got {got}")
+GRAPH_FIELD = N_("the graph's {field!r} must be {expected}; got {got}")
+SAME_NAME = N_("node {k} of the data is named {name!r} like node {other}: the names in a graph are unique")
 BAD_OUTPUTS = N_("outputs {outputs} must be indexes of nodes, 0..{last}")
+#: What a field of a node's data must be (said inside NODE_FIELD / GRAPH_FIELD).
+TEXT = N_("text")
+ONE_OF_KINDS = N_("one of {kinds}")
+ATTRIBUTES = N_("a dict of attributes")
+NUMBERS = N_("numbers of one shape (the strings \"NaN\", \"Infinity\" and \"-Infinity\" for the values JSON has no "
+             "number for), or null")
+TRUE_OR_FALSE = N_("true or false")
+ITS_PLACE = N_("its place in the list of nodes, {k}")
+NOT_TEXT = N_("the {field} of a node must be text; got {got} (type {kind})")
+GRAPH_NAME_NOT_TEXT = N_("the name of a graph must be text; got {got} (type {kind})")
+NO_NODE_AT = Plural("no node at index {index}: graph {graph!r} has {n} node", "no node at index {index}: graph "
+                    "{graph!r} has {n} nodes")
+NODE_KEY = N_("a node of graph {graph!r} is read by its name (text) or its index (a whole number); got {got} (type "
+              "{kind})")
 NOT_A_NODE = N_("expected a Node of graph {graph!r}, got {kind}")
 NODE_OF_ANOTHER_GRAPH = N_("node {name!r} belongs to another graph than {graph!r}")
 
@@ -100,6 +119,8 @@ class Graph:
     """
 
     def __init__(self, name: str = "graph") -> None:
+        if not isinstance(name, str):  # a name is shown, compared and written to JSON as text: refuse 3, None, b"g"
+            raise GraphError(say(GRAPH_NAME_NOT_TEXT, got=f"{name!r:.60}", kind=type(name).__name__))
         self.name = name
         self.nodes: list[Node] = []
         self.outputs: list[Node] = []
@@ -139,18 +160,21 @@ class Graph:
         """
         if kind not in KINDS:
             raise GraphError(say(UNKNOWN_KIND, kind=kind, kinds=", ".join(KINDS)))
+        for field_name, text in (("op", op), ("name", name), ("scope", scope)):
+            if not isinstance(text, str) and not (text is None and field_name == "name"):
+                raise GraphError(say(NOT_TEXT, field=field_name, got=f"{text!r:.60}", kind=type(text).__name__))
         for i in inputs:
             self._check_member(i)
         node = Node(
             id=len(self.nodes),
-            op=str(op),
+            op=op,
             name=self.unique_name(name or op),
             inputs=tuple(inputs),
             kind=kind,
             attrs=dict(attrs or {}),
             value=None if value is None else np.asarray(value, dtype=np.float64),
             scope=scope,
-            gradient=gradient,
+            gradient=bool(gradient),
         )
         self.nodes.append(node)
         self._by_name[node.name] = node
@@ -198,11 +222,16 @@ class Graph:
         return iter(self.nodes)
 
     def __getitem__(self, key: int | str) -> Node:
+        """A node by its name (``g["x"]``) or its index (``g[0]``, ``g[-1]``: the last one, as for a list)."""
         if isinstance(key, str):
             try:
                 return self._by_name[key]
             except KeyError:
                 raise GraphError(say(NO_NODE_NAMED, name=key, graph=self.name)) from None
+        if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):  # g[True] is no node 1
+            raise GraphError(say(NODE_KEY, graph=self.name, got=f"{key!r:.60}", kind=type(key).__name__))
+        if not -len(self.nodes) <= key < len(self.nodes):
+            raise GraphError(say(NO_NODE_AT, index=int(key), graph=self.name, n=len(self.nodes)))
         return self.nodes[key]
 
     def __repr__(self) -> str:
@@ -247,18 +276,23 @@ class Graph:
 
     # ------------------------------------------------------------------ data
     def to_dict(self) -> dict[str, Any]:
-        """The graph as plain data (TensorFlow calls this a GraphDef): it can be saved, sent and rebuilt."""
+        """The graph as plain data (TensorFlow calls this a GraphDef): it can be saved, sent and rebuilt.
 
-        def val(v: np.ndarray | None) -> Any:
-            return None if v is None else np.asarray(v).tolist()
+        Strict JSON has no NaN or infinity, so a value or attribute that is one is written as the string
+        ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``: protobuf's JSON mapping of a float (what TensorFlow's own
+        GraphDef becomes as JSON), which :meth:`from_dict` reads back as the same float.
 
+        >>> g = Graph(); _ = g.add("constant", name="c", kind="constant", value=[1.0, float("nan")])
+        >>> g.to_dict()["nodes"][0]["value"], Graph.from_dict(g.to_dict())["c"].value.tolist()
+        ([1.0, 'NaN'], [1.0, nan])
+        """
         return {
             "name": self.name,
             "nodes": [
                 {
                     "id": n.id, "op": n.op, "name": n.name, "inputs": list(n.input_ids), "kind": n.kind,
-                    "attrs": {k: _jsonable(v) for k, v in n.attrs.items()}, "value": val(n.value),
-                    "scope": n.scope, "gradient": n.gradient,
+                    "attrs": {k: _jsonable(v) for k, v in n.attrs.items()},
+                    "value": None if n.value is None else _jsonable(n.value), "scope": n.scope, "gradient": n.gradient,
                 }
                 for n in self.nodes
             ],
@@ -266,28 +300,28 @@ class Graph:
         }
 
     def to_json(self, indent: int | None = 1) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
+        """:meth:`to_dict` as strict JSON (no bare ``NaN``: any JSON parser reads it, JavaScript's included)."""
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Graph:
-        """The graph :meth:`to_dict` wrote; a dict that is not one raises :class:`GraphError` saying what is wrong."""
+        """The graph :meth:`to_dict` wrote; data that is not one raises :class:`GraphError` naming the node and the
+        field that is wrong (``inputs`` are indexes of earlier nodes, so data cannot hold a cycle)."""
         if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
             raise GraphError(say(NOT_GRAPH_DATA, kind=type(data).__name__))
-        g = cls(data.get("name", "graph"))
+        name = data.get("name", "graph")
+        if not isinstance(name, str):
+            raise GraphError(say(GRAPH_FIELD, field="name", expected=_(TEXT), got=f"{name!r:.60}"))
+        g = cls(name)
         for k, d in enumerate(data["nodes"]):
-            try:
-                ins = [g.nodes[i] for i in d["inputs"]]
-                op, name = d["op"], d["name"]
-            except (KeyError, TypeError, IndexError):
-                earlier = _(EARLIER_NODES).format(last=k - 1) if k else _(NO_EARLIER_NODE)
-                raise GraphError(say(NOT_NODE_DATA, k=k, earlier=earlier, data=f"{d!r:.80}")) from None
-            g.add(op, ins, name=name, kind=d.get("kind", "op"), attrs=_tuples(d.get("attrs") or {}),
-                  value=d.get("value"), scope=d.get("scope", ""), gradient=d.get("gradient", False))
-        try:
-            g.outputs = [g.nodes[i] for i in data.get("outputs", [])]
-        except (IndexError, TypeError):
-            raise GraphError(say(BAD_OUTPUTS, outputs=f"{data.get('outputs')!r:.60}", last=len(g.nodes) - 1)) \
-                from None
+            fields = _node_fields(k, d, g.nodes)
+            if fields["name"] in g._by_name:
+                raise GraphError(say(SAME_NAME, k=k, name=fields["name"], other=g._by_name[fields["name"]].id))
+            g.add(**fields)
+        outputs = data.get("outputs", [])
+        if not isinstance(outputs, list) or not all(_is_index(i, len(g.nodes)) for i in outputs):
+            raise GraphError(say(BAD_OUTPUTS, outputs=f"{outputs!r:.60}", last=len(g.nodes) - 1))
+        g.outputs = list(dict.fromkeys(g.nodes[i] for i in outputs))
         return g
 
     def summary(self) -> str:
@@ -432,27 +466,91 @@ def _describe_cycle(stuck: list[T], parents: Callable[[T], Iterable[T]], key: Ca
     return " <- ".join(name(m) for m in loop)
 
 
+#: Protobuf's JSON mapping of the floats strict JSON has no number for (to_dict writes them, from_dict reads them).
+_NONFINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
 def _jsonable(v: Any) -> Any:
+    """Attributes and values as JSON data; a float JSON has no number for as its protobuf string ("NaN"...)."""
     if isinstance(v, np.ndarray):
-        return v.tolist()
-    if isinstance(v, (np.floating, np.integer)):
-        return v.item()
+        return _jsonable(v.tolist()) if v.dtype.kind == "f" and not np.isfinite(v).all() else v.tolist()
+    if isinstance(v, (np.bool_, np.floating, np.integer)):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
     if isinstance(v, (list, tuple)):
         return [_jsonable(x) for x in v]
     if isinstance(v, dict):
         return {str(k): _jsonable(x) for k, x in v.items()}
-    if v is None or isinstance(v, (str, int, float, bool)):
+    if v is None or isinstance(v, (str, int, float)):
         return v
     return str(v)
 
 
 def _tuples(v: Any) -> Any:
-    """JSON has no tuples: give back the tuples attributes had (shapes, branch keys) so they compare equal again."""
+    """JSON has no tuples: give back the tuples attributes had (shapes, branch keys) so they compare equal again;
+    and the floats written as "NaN", "Infinity", "-Infinity" (:meth:`Graph.to_dict`) as floats again."""
     if isinstance(v, list):
         return tuple(_tuples(x) for x in v)
     if isinstance(v, dict):
         return {k: _tuples(x) for k, x in v.items()}
+    if isinstance(v, str):
+        return _NONFINITE.get(v, v)
     return v
+
+
+def _numbers(v: Any) -> Any:
+    """Value data as nested floats: numbers and the three protobuf strings; anything else (null, true, "3") is not."""
+    if isinstance(v, list):
+        return [_numbers(x) for x in v]
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    if isinstance(v, str) and v in _NONFINITE:
+        return _NONFINITE[v]
+    raise ValueError(v)
+
+
+def _is_index(i: Any, size: int) -> bool:
+    """A whole number (not a bool, not 0.0) in 0..size-1: an index of an earlier node, as to_dict writes it."""
+    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size
+
+
+def _node_fields(k: int, d: Any, earlier: list[Node]) -> dict[str, Any]:
+    """The arguments of :meth:`Graph.add` for node ``k`` of :meth:`Graph.from_dict`'s data, each field checked: a
+    wrong one is a :class:`GraphError` naming the node and the field (a negative index, ``true`` or ``0.0`` as an
+    index, a name that is not text, a value that is not numbers...)."""
+    if not isinstance(d, dict):
+        raise GraphError(say(NODE_NOT_A_DICT, k=k, got=f"{d!r:.60}", kind=type(d).__name__))
+    for key in ("op", "name", "inputs"):
+        v = d.get(key)
+        good = (isinstance(v, list) and all(_is_index(i, k) for i in v)) if key == "inputs" else isinstance(v, str)
+        if not good:
+            where = _(EARLIER_NODES).format(last=k - 1) if k else _(NO_EARLIER_NODE)
+            raise GraphError(say(NOT_NODE_DATA, k=k, field=key, earlier=where, data=f"{d!r:.80}"))
+    name = d["name"]
+
+    def wrong(field_name: str, expected: str) -> Said:
+        return say(NODE_FIELD, k=k, name=name, field=field_name, expected=expected, got=f"{d[field_name]!r:.60}")
+
+    if d.get("id", k) != k or isinstance(d.get("id"), bool):  # to_dict writes ids that are the places in the list
+        raise GraphError(wrong("id", _(ITS_PLACE).format(k=k)))
+    if d.get("kind", "op") not in KINDS:
+        raise GraphError(wrong("kind", _(ONE_OF_KINDS).format(kinds=", ".join(KINDS))))
+    if not isinstance(d.get("attrs") or {}, dict):
+        raise GraphError(wrong("attrs", _(ATTRIBUTES)))
+    if not isinstance(d.get("scope", ""), str):
+        raise GraphError(wrong("scope", _(TEXT)))
+    if not isinstance(d.get("gradient", False), bool):
+        raise GraphError(wrong("gradient", _(TRUE_OR_FALSE)))
+    value = d.get("value")
+    if value is not None:
+        try:
+            value = np.asarray(_numbers(value), dtype=np.float64)
+        except ValueError:  # not a number, or lists of different lengths
+            raise GraphError(wrong("value", _(NUMBERS))) from None
+    return {"op": d["op"], "inputs": [earlier[i] for i in d["inputs"]], "name": name, "kind": d.get("kind", "op"),
+            "attrs": _tuples(d.get("attrs") or {}), "value": value, "scope": d.get("scope", ""),
+            "gradient": d.get("gradient", False)}
 
 
 def _short(v: Any, digits: int = 4) -> str:

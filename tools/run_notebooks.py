@@ -3,6 +3,7 @@
 
     .venv/bin/python tools/run_notebooks.py                       # every notebooks/*.ipynb, in course order
     .venv/bin/python tools/run_notebooks.py notebooks/03_*.ipynb  # just these
+    .venv/bin/python tools/run_notebooks.py notebooks/fr           # a folder: its own notebooks, in name order
     ./course test --refresh-notebooks                             # all of them, then the whole test suite
 
 This is "Kernel > Restart Kernel and Run All Cells" done the same way every time: one new kernel per notebook,
@@ -101,14 +102,48 @@ def run_notebook(path: Path) -> float:
     return elapsed
 
 
+def notebooks_of(given: list[Path]) -> tuple[list[Path], list[str]]:
+    """The notebooks to run for the paths given: a notebook itself, a folder's own ``*.ipynb`` in name order (not
+    its sub-folders: ``notebooks`` is the English edition, ``notebooks/fr`` the French one); and a problem for each
+    path that is none of these (missing, not a notebook, a folder without one), so nothing runs before all are
+    known to be right. Nothing given: every notebook of both editions.
+
+    >>> notebooks_of([ROOT / "nowhere.ipynb"])[1]
+    ['nowhere.ipynb: no such file or folder']
+    """
+    if not given:
+        return sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks" / "fr").glob("*.ipynb")), []
+    paths: list[Path] = []
+    problems: list[str] = []
+    for path in given:
+        shown = path.relative_to(ROOT) if path.is_absolute() and path.is_relative_to(ROOT) else path
+        if path.is_dir():
+            found = sorted(path.glob("*.ipynb"))
+            paths += found
+            if not found:
+                problems.append(f"{shown}: a folder without notebooks (*.ipynb); sub-folders are not searched")
+        elif not path.exists():
+            problems.append(f"{shown}: no such file or folder")
+        elif path.suffix != ".ipynb":
+            problems.append(f"{shown}: not a notebook (a .ipynb file, or a folder of them)")
+        else:
+            paths.append(path)
+    return list(dict.fromkeys(paths)), problems
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the given notebooks (default: every notebooks/*.ipynb in name order, then the French edition's
-    notebooks/fr/*.ipynb); 1 if any failed."""
+    """Run the given notebooks and folders of notebooks (default: every notebooks/*.ipynb in name order, then the
+    French edition's notebooks/fr/*.ipynb); 1 if any failed, 2 (nothing run) if a path is not one."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks to run (default: all of notebooks/)")
+    parser.add_argument("notebooks", nargs="*", type=Path,
+                        help="notebooks, or folders whose *.ipynb to run (default: notebooks/ then notebooks/fr/)")
     args = parser.parse_args(argv)
-    paths = args.notebooks or (sorted((ROOT / "notebooks").glob("*.ipynb"))
-                               + sorted((ROOT / "notebooks" / "fr").glob("*.ipynb")))
+    paths, problems = notebooks_of(args.notebooks)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        print("nothing was run: give notebooks (.ipynb) or folders of them", file=sys.stderr)
+        return 2
     if not paths:
         print("no notebooks found in notebooks/", file=sys.stderr)
         return 1

@@ -7,7 +7,9 @@
   the ``course_lib.mo`` compiled from it beside it by Babel (``./course setup`` runs ``tools/catalogue.py compile``;
   the .mo is not committed).
 * **The language** is read from the ``COURSE_LANG`` environment variable at the first message (``fr``, ``fr_FR``,
-  ``fr_FR.UTF-8``…), else English; :func:`set_language` overrides it (a notebook's language line).
+  ``fr_CA.UTF-8``, a list ``de:fr``…), else English; :func:`set_language` overrides it (a notebook's language line).
+  A language the course does not speak (``de``) is English with one :class:`LanguageWarning` per process and
+  value; ``C`` and ``POSIX`` (a system's "no locale", which gettext leaves untranslated) are English without one.
 * **Looked up late.** A widget translates its words when it is built and a message when it is made, never at
   import: ``set_language("fr")`` before building a widget makes it French.
 * **Values after translation.** A message with values has named placeholders, filled in after the translation:
@@ -27,16 +29,20 @@
 
 from __future__ import annotations
 
+import decimal
 import gettext as gettext_module
+import math
 import numbers
 import os
 import re
+import string
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Lazy", "Plural", "Said", "_", "get_language", "gettext",
-           "message_of", "number", "said_by", "say", "set_language"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "LanguageWarning", "Lazy", "Plural", "Said", "_", "get_language",
+           "gettext", "message_of", "number", "said_by", "say", "set_language"]
 
 DOMAIN = "course_lib"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -47,23 +53,70 @@ _language: str | None = None  # None until the first message: then COURSE_LANG, 
 _catalogues: dict[str, gettext_module.NullTranslations] = {}
 
 
+def N_(message: str) -> str:
+    """Mark a message for translation without translating it (a table of messages made at import, translated
+    with ``_()`` where it is shown). Babel extracts it like ``_()`` (the keywords are in pyproject.toml)."""
+    return message
+
+
+# The messages of this module (English ids; said in the language of the moment, like every course message).
+LANGUAGE_NOT_TEXT = N_("{where}: a language is text, one of {languages}; got {got} (type {kind})")
+NO_SUCH_LANGUAGE = N_("{where}: no language {lang!r} in the course, so it speaks English; its languages are "
+                      "{languages}")
+NO_SUCH_CATALOGUE = N_("{where}: no language {lang!r} in the course; its languages are {languages}")
+COUNT_MISSING = N_("the message {message!r} needs its count {count}=...")
+COUNT_NOT_WHOLE = N_("the count {count}={got} of the message {message!r} must be a whole number: it chooses the "
+                     "singular or the plural")
+VALUE_MISSING = N_("the message {message!r} needs the value {name}=...")
+VALUE_UNFIT = N_("the message {message!r} cannot show {name}={got} as {{{name}:{spec}}}")
+NOT_A_NUMBER = N_("number() shows a number in running text; got {got} (type {kind})")
+NO_DIGITS = N_("number() needs digits=1 or more; got {got}")
+BAD_SPEC = N_("number() cannot show {got} with the format {spec!r}")
+
+
+class LanguageWarning(UserWarning):
+    """A language the course does not speak was asked for (``COURSE_LANG=de``, ``set_language("de")``): it speaks
+    English instead, and says so once per process for each such value."""
+
+
+_warned: set[tuple[str, str]] = set()  # (where, value) already warned about: one warning each per process
+
+
+def _code(lang: str) -> str | None:
+    """The course language of ``lang``: 'fr', 'FR', 'fr_CA.UTF-8', 'fr-CA' -> 'fr'; a gettext-style list 'de:fr' ->
+    its first course language; 'C', 'POSIX', 'C.UTF-8' (no locale: gettext leaves messages untranslated) -> 'en';
+    None when it names no course language."""
+    for part in lang.split(":"):
+        code = re.split(r"[_.@-]", part.strip().lower(), maxsplit=1)[0]
+        if code in LANGUAGES:
+            return code
+        if code in ("c", "posix"):
+            return "en"
+    return None
+
+
 def _normalize(lang: Any, where: str) -> str:
-    """'fr', 'FR', 'fr_FR.UTF-8', 'fr-CA' -> 'fr'; anything else that is no course language: a ValueError."""
+    """The course language of ``lang`` (see :func:`_code`); one the course does not speak is English, with one
+    :class:`LanguageWarning` (per process and value). Not text: a TypeError (a programmer's mistake)."""
     if not isinstance(lang, str):
-        kind = type(lang).__name__
-        raise TypeError(f"{where}: a language is text, one of {', '.join(map(repr, LANGUAGES))}; "
-                         f"got {lang!r} (type {kind})")
-    code = re.split(r"[_.@-]", lang.strip().lower(), maxsplit=1)[0]
-    if code not in LANGUAGES:
-        raise ValueError(f"{where}: no language {lang!r} in the course; the languages are "
-                         f"{', '.join(map(repr, LANGUAGES))} (English is the default)")
+        raise TypeError(say(LANGUAGE_NOT_TEXT, where=where, languages=", ".join(map(repr, LANGUAGES)),
+                            got=f"{lang!r:.60}", kind=type(lang).__name__))
+    code = _code(lang)
+    if code is None:
+        code = "en"
+        if (where, lang) not in _warned:
+            _warned.add((where, lang))
+            warnings.warn(say(NO_SUCH_LANGUAGE, where=where, lang=lang, languages=", ".join(map(repr, LANGUAGES))),
+                          LanguageWarning, stacklevel=3)
     return code
 
 
 def set_language(lang: str) -> None:
-    """Speak ``lang`` ("en" or "fr") from now on: widgets built and messages made after this call use it."""
+    """Speak ``lang`` ("en" or "fr") from now on: widgets built and messages made after this call use it. A
+    language the course does not speak is English, with a :class:`LanguageWarning`."""
     global _language
-    _language = _normalize(lang, "set_language")
+    code = _normalize(lang, "set_language")
+    _language = code
 
 
 def get_language() -> str:
@@ -71,13 +124,17 @@ def get_language() -> str:
     global _language
     if _language is None:
         env = os.environ.get("COURSE_LANG", "").strip()
+        _language = "en"  # first: the warning about an unknown COURSE_LANG is itself a message, said in English
         _language = _normalize(env, "the environment variable COURSE_LANG") if env else "en"
     return _language
 
 
 def catalogue(lang: str | None = None) -> gettext_module.NullTranslations:
     """The translations of a language (English: none, the message ids are English); loaded once."""
-    lang = _normalize(lang, "catalogue") if lang is not None else get_language()
+    if lang is not None and (not isinstance(lang, str) or _code(lang) is None):  # a programmer's mistake
+        raise ValueError(say(NO_SUCH_CATALOGUE, where="catalogue", lang=lang,
+                             languages=", ".join(map(repr, LANGUAGES))))
+    lang = _code(lang) if lang is not None else get_language()
     found = _catalogues.get(lang)
     if found is None:
         if lang == "en":
@@ -99,12 +156,6 @@ def gettext(message: str) -> str:
 
 
 _ = gettext
-
-
-def N_(message: str) -> str:
-    """Mark a message for translation without translating it (a table of messages made at import, translated
-    with ``_()`` where it is shown). Babel extracts it like ``_()`` (the keywords are in pyproject.toml)."""
-    return message
 
 
 class Lazy(str):
@@ -135,30 +186,61 @@ def number(x: Any, digits: int = 6, spec: str | None = None) -> str:
     French: the same digits with a decimal comma and a narrow no-break space between thousands (1 400 ; 0,5 ;
     -12 500,25 ; 12,5 %), the exponent kept as it is (1,5e-07).
 
+    ``x`` is a real number: an int of any size, a float (NaN and infinities written as Python writes them, ``nan``,
+    ``inf``, in both languages), a bool (0 or 1), numpy's scalars and 0-d arrays, a torch scalar. Anything else
+    (None, text, a list, a complex) is a programmer's mistake: a TypeError naming it, as is a ``spec`` that cannot
+    show ``x`` (a ValueError).
+
     >>> set_language("fr"); number(0.5123, spec=".2f"), number(1400, spec=",.0f"), number(0.125, spec=".1%")
     ('0,51', '1\u202f400', '12,5\u202f%')
     >>> set_language("en"); number(0.5123, spec=".2f"), number(1400, spec=",.0f")
     ('0.51', '1,400')
     """
-    if isinstance(x, bool):
-        x = int(x)
-    if spec is not None:
-        text = format(x, spec)
-    elif isinstance(x, numbers.Integral):
-        text = str(int(x))
-    else:
-        text = format(float(x), f".{int(digits)}g")
+    x = _real(x)
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or digits < 1:
+        raise ValueError(say(NO_DIGITS, got=f"{digits!r:.20}"))
+    try:
+        if spec is not None:
+            text = _formatted(x, spec)
+        elif isinstance(x, numbers.Integral):
+            text = str(int(x))
+        else:
+            text = format(float(x), f".{int(digits)}g")
+    except (ValueError, TypeError):
+        raise ValueError(say(BAD_SPEC, got=f"{x!r:.60}", spec=spec)) from None
     if get_language() != "fr":
         return text
-    text = text.replace(",", "")  # English thousands separators: French groups below
+    text = text.replace(",", "").replace("_", "")  # English thousands separators: French groups below
     percent = text.endswith("%")
     text = text.rstrip("%")
     mantissa, e, exponent = text.partition("e")
-    sign = "-" if mantissa.startswith("-") else ""
-    whole, dot, frac = mantissa.lstrip("-").partition(".")
+    body = mantissa.lstrip("+- ")
+    sign = mantissa[: len(mantissa) - len(body)]
+    whole, dot, frac = body.partition(".")
     if whole.isdigit() and len(whole) > 3:
         whole = f"{int(whole):,}".replace(",", THIN_NBSP)
     return sign + whole + ("," + frac if dot else "") + e + exponent + (THIN_NBSP + "%" if percent else "")
+
+
+def _real(x: Any) -> numbers.Real:
+    """What :func:`number` shows: a real number (a bool as 0 or 1), or a one-value array or tensor's item (numpy's
+    0-d arrays and scalars, a torch scalar); anything else (None, text, a list, a complex) is a TypeError."""
+    if not isinstance(x, numbers.Real) and getattr(x, "shape", None) == () and callable(getattr(x, "item", None)):
+        x = x.item()  # numpy's bool_ and 0-d arrays, torch scalars: their Python value
+    if isinstance(x, bool):
+        return int(x)
+    if not isinstance(x, numbers.Real):
+        raise TypeError(say(NOT_A_NUMBER, got=f"{x!r:.60}", kind=type(x).__name__))
+    return x
+
+
+def _formatted(x: numbers.Real, spec: str) -> str:
+    """``format(x, spec)``; a whole number too large for a float is formatted exactly (Python's float formats
+    raise OverflowError on it: ``format(10**400, ".2f")``)."""
+    try:
+        return format(x, spec)
+    except OverflowError:
+        return format(decimal.Decimal(int(x)), spec)
 
 
 @dataclass(frozen=True)
@@ -182,10 +264,17 @@ class Plural:
     count: str = "n"
 
     def template(self, values: dict[str, Any]) -> str:
-        """The form for the count in ``values``, in the current language (not filled in)."""
+        """The form for the count in ``values``, in the current language (not filled in). The count is a whole
+        number (``3``, ``3.0``, numpy's integers; not ``True``, ``1.5``, NaN or None: a TypeError or ValueError
+        naming the message); a negative count takes the form of its size, as CLDR's plural rules do (-1 node)."""
         if self.count not in values:
-            raise TypeError(f"the message {self.singular!r} needs its count {self.count}=...")
-        return catalogue().ngettext(self.singular, self.plural, int(values[self.count]))
+            raise TypeError(say(COUNT_MISSING, message=self.singular, count=self.count))
+        n = values[self.count]
+        if isinstance(n, bool) or not isinstance(n, numbers.Real):  # numpy's bool_ is no numbers.Real either
+            raise TypeError(say(COUNT_NOT_WHOLE, count=self.count, got=f"{n!r:.60}", message=self.singular))
+        if not (isinstance(n, numbers.Integral) or (math.isfinite(n) and n == int(n))):
+            raise ValueError(say(COUNT_NOT_WHOLE, count=self.count, got=f"{n!r:.60}", message=self.singular))
+        return catalogue().ngettext(self.singular, self.plural, abs(int(n)))
 
 
 class Said(str):
@@ -199,16 +288,41 @@ class Said(str):
     values: dict[str, Any]
 
     def __new__(cls, msgid: str | Plural, /, **values: Any) -> Self:
-        if isinstance(msgid, Plural):
-            template = msgid.template(values)
-        else:
-            template = _(msgid)
-        said = super().__new__(cls, template.format(**values))
+        # A value the message does not show is kept, not refused: one of several messages is often said with the
+        # same values (a table of verdicts; a Plural's count), and each shows the ones it needs.
+        template = msgid.template(values) if isinstance(msgid, Plural) else _(msgid)
+        said = super().__new__(cls, _fill(template, msgid, values))
         said.msgid, said.values = msgid, values
         return said
 
     def __reduce__(self) -> tuple:  # pickled (multiprocessing, the envcheck's child processes) as plain text
         return (str, (str(self),))
+
+
+def _text(msgid: str | Plural) -> str:
+    return msgid.singular if isinstance(msgid, Plural) else msgid
+
+
+def _fill(template: str, msgid: str | Plural, values: dict[str, Any]) -> str:
+    """``template.format(**values)``; a value missing or one its format cannot show is a TypeError that names the
+    message and the value (not Python's ``KeyError: 'n'`` or "Unknown format code 'f' for object of type 'str'")."""
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        pass
+    for _words, field, spec, conversion in string.Formatter().parse(template):
+        if field is None:
+            continue
+        name = re.split(r"[.\[]", field, maxsplit=1)[0]
+        if name not in values:
+            raise TypeError(say(VALUE_MISSING, message=_text(msgid), name=name or "{}")) from None
+        one = "{" + field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+        try:
+            one.format(**values)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            raise TypeError(say(VALUE_UNFIT, message=_text(msgid), name=name, got=f"{values[name]!r:.60}",
+                                spec=spec)) from None
+    return template.format(**values)  # not reached: one of the fields above failed
 
 
 def say(msgid: str | Plural, /, **values: Any) -> Said:

@@ -15,7 +15,11 @@ are not here: they live in the instructor folder, out of the student's view.
 Every exercise of the course is built this way: the per-notebook modules (``exercises_01`` ... ``exercises_08``)
 and the checker factories (:mod:`~course_lib.lessons.dag_checks`, :mod:`~course_lib.lessons.graph_checks`) make
 checkers from the shared validators below, which read a student's answer or say what shape it should have:
-:func:`number`, :func:`whole_number`, :func:`names`, and :func:`count_is` for "how many ... ?" questions.
+:func:`number`, :func:`whole_number`, :func:`numbers_of`, :func:`names`, and :func:`count_is` for "how many ... ?"
+questions. One rule for every number a checker reads (so no checker is more lenient than another): a real number,
+a one-value numpy array or tensor, or text that is one (``"3"``) is accepted; ``True``/``False`` (a truth value is
+not a count: ``True == 1`` in Python), NaN and infinities, None, a list or array standing for one number (even of
+one element) are not; a count also accepts ``3.0`` but not ``2.7`` (never rounded).
 
 **Languages** (docs/ARCHITECTURE.md, "Languages"). Prompts, hints and verdicts are course messages: a prompt or
 hint is a message id marked with ``N_`` (or a :class:`~course_lib.i18n.Said` when it has values), shown in the
@@ -38,6 +42,7 @@ import ast
 import html
 import inspect
 import math
+import numbers
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -78,6 +83,7 @@ __all__ = [
     "forget_attempts",
     "names",
     "number",
+    "numbers_of",
     "pairs",
     "same",
     "shown",
@@ -355,16 +361,19 @@ def then(message: str, text: str) -> str:
 
 
 def same(answer: Any, expect: Any, rtol: float = 1e-6) -> bool:
-    """Loose equality for answers: numbers with a tolerance, text without case/spaces, sequences item by item."""
+    """Loose equality for answers: numbers with a tolerance (read by :func:`number`: ``True`` is not 1), text
+    without case/spaces, sequences item by item, arrays of the same shape (a single number is not a vector).
+
+    >>> same(1, 1), same(True, 1), same("1", 1.0), same(3, np.array([3, 3])), same([3, 3], np.array([3, 3]))
+    (True, False, True, False, True)
+    """
     if isinstance(expect, str):
         return isinstance(answer, str) and answer.strip().lower() == expect.strip().lower()
-    if isinstance(expect, bool):
-        return isinstance(answer, (bool, np.bool_)) and bool(answer) == expect
+    if isinstance(expect, (bool, np.bool_)):
+        return isinstance(answer, (bool, np.bool_)) and bool(answer) == bool(expect)
     if isinstance(expect, (int, float, np.number)):
-        try:
-            return bool(np.isclose(float(answer), float(expect), rtol=rtol, atol=1e-12))
-        except (TypeError, ValueError):
-            return False
+        got = number(answer)
+        return got is not None and bool(np.isclose(got, float(expect), rtol=rtol, atol=1e-12))
     if isinstance(expect, (list, tuple)):
         return isinstance(answer, (list, tuple)) and len(answer) == len(expect) and \
             all(same(a, e, rtol) for a, e in zip(answer, expect, strict=True))
@@ -374,40 +383,103 @@ def same(answer: Any, expect: Any, rtol: float = 1e-6) -> bool:
         except TypeError:
             return False
     if isinstance(expect, np.ndarray):
+        if expect.ndim == 0:
+            return same(answer, float(expect), rtol)
+        got = _grid(answer, expect.ndim)
         try:
-            return bool(np.allclose(np.asarray(answer, dtype=float), expect, rtol=rtol))
-        except (TypeError, ValueError):
+            return got is not None and np.shape(got) == expect.shape and bool(np.allclose(got, expect, rtol=rtol))
+        except ValueError:  # rows of different lengths: not the shape expected
             return False
     return answer == expect
 
 
-def number(answer: Any) -> float | None:
-    """A numeric answer (a number, or text that is one: ``"2.5"``) as a finite float; None for anything else
-    (other text, ``True``/``False``, lists, ``nan``).
+def _grid(answer: Any, ndim: int) -> list[Any] | None:
+    """Numbers nested ``ndim`` deep (rows of :func:`numbers_of`), or None (rows of different lengths are refused
+    by :func:`same`, which compares the shape)."""
+    if ndim <= 1:
+        return numbers_of(answer)
+    if isinstance(answer, (str, bytes, dict, set, frozenset)) or not hasattr(answer, "__iter__"):
+        return None
+    rows = [_grid(row, ndim - 1) for row in answer]
+    return None if any(r is None for r in rows) else rows
 
-    >>> number(3), number(np.float32(2.5)), number("2.5"), number("many"), number(True)
-    (3.0, 2.5, 2.5, None, None)
+
+def _one_value(answer: Any) -> Any:
+    """A one-value numpy array or scalar, a torch or course tensor of shape (): its Python value (TensorFlow's
+    through ``__array__``); anything else as it is (a list stays a list: it is not one number)."""
+    if isinstance(answer, (numbers.Number, str)):
+        return answer
+    if getattr(answer, "shape", None) == () and callable(getattr(answer, "item", None)):
+        try:
+            return answer.item()
+        except (TypeError, ValueError, RuntimeError):
+            return answer
+    if hasattr(answer, "__array__"):
+        try:
+            arr = np.asarray(answer)
+        except (TypeError, ValueError, RuntimeError):
+            return answer
+        return arr.item() if arr.shape == () else answer
+    return answer
+
+
+def number(answer: Any) -> float | None:
+    """A numeric answer as a finite float: a real number, a one-value array or tensor, or text that is one
+    (``" 2.5 "``); None for anything else: ``True``/``False`` and numpy's bools (a truth value is no number),
+    ``nan``, ``inf``, None, lists and arrays (even of one element), complex numbers, other text.
+
+    >>> number(3), number(np.float32(2.5)), number("2.5"), number("many"), number(True), number(np.array(True))
+    (3.0, 2.5, 2.5, None, None, None)
+    >>> number(float("nan")), number([3]), number(np.array(4)), number(10**30)
+    (None, None, 4.0, 1e+30)
     """
-    if isinstance(answer, (bool, np.bool_)):
+    answer = _one_value(answer)
+    if isinstance(answer, str):
+        try:
+            value = float(answer.strip())
+        except ValueError:
+            return None
+    elif isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
         return None
-    try:
-        arr = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if arr.ndim:  # a list or array is not one number, even with one element
-        return None
-    value = float(arr)
+    else:
+        try:
+            value = float(answer)
+        except OverflowError:  # an int past the largest float (10**400): no finite float
+            return None
     return value if math.isfinite(value) else None
 
 
 def whole_number(answer: Any) -> int | None:
-    """A numeric answer that is a whole number (``4`` or ``4.0``), else None.
+    """A numeric answer that is a whole number (``4``, ``4.0``, ``"4"``, numpy's integers; an int of any size
+    exactly), else None (``4.5`` is never rounded, ``True`` is not 1).
 
-    >>> whole_number(4.0), whole_number(4.5), whole_number("4")
-    (4, None, 4)
+    >>> whole_number(4.0), whole_number(4.5), whole_number("4"), whole_number(True), whole_number(10**30) == 10**30
+    (4, None, 4, None, True)
     """
+    answer = _one_value(answer)
+    if isinstance(answer, numbers.Integral) and not isinstance(answer, (bool, np.bool_)):
+        return int(answer)
     value = number(answer)
-    return int(value) if value is not None and value == int(value) else None
+    return int(value) if value is not None and value.is_integer() else None
+
+
+def numbers_of(answer: Any, whole: bool = False) -> list[Any] | None:
+    """A list of numbers (a list, a tuple, a 1-d array or tensor), each read by :func:`number` (or
+    :func:`whole_number` with ``whole=True``); None when the answer is not such a list (text, one number, a set,
+    a dict) or one of its items is not a number.
+
+    >>> numbers_of([6, 15.0], whole=True), numbers_of([6, 2.7], whole=True), numbers_of("615"), numbers_of([True])
+    ([6, 15], None, None, None)
+    """
+    if isinstance(answer, (str, bytes, dict, set, frozenset)) or not hasattr(answer, "__iter__"):
+        return None
+    try:
+        items = list(answer)
+    except (TypeError, ValueError, RuntimeError):  # a 0-d array or tensor cannot be iterated
+        return None
+    read = whole_number if whole else number
+    got = [read(a) for a in items]
+    return None if any(g is None for g in got) else got
 
 
 def names(answer: Any) -> set[str] | None:

@@ -202,10 +202,10 @@ def tf_feed_dict() -> Exercise:
         skipping = [name for name in keys.values() if name in after_y]
         if skipping:
             return False, say(SKIPS_SIN, name=skipping[0])
-        try:
-            feed = {tensors[keys[k]]: float(v) for k, v in answer.items()}
-        except (TypeError, ValueError):
+        values = {k: number(v) for k, v in answer.items()}  # the shared reader: True, "nan", None are no numbers
+        if any(v is None for v in values.values()):
             return False, say(EVERY_VALUE_A_NUMBER)
+        feed = {tensors[keys[k]]: v for k, v in values.items()}
         with tf.compat.v1.Session(graph=g) as sess:
             try:
                 value = sess.run(t["z"], feed_dict=feed)

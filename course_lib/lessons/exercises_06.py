@@ -20,7 +20,7 @@ import numpy as np
 
 from ..i18n import N_, Plural, Said, say
 from . import sequences as sq
-from .exercises import A_LIST_OF_SPECS, NOT_IT, TF_REFUSED_IT, Exercise, choice, count_is
+from .exercises import A_LIST_OF_SPECS, NOT_IT, TF_REFUSED_IT, Exercise, choice, count_is, numbers_of
 
 __all__ = [
     "BUCKET_LENGTHS",
@@ -93,9 +93,10 @@ def bucket_boundaries() -> Exercise:
     """06.2: at most two boundaries for :data:`BUCKET_LENGTHS` leaving at most :data:`BUCKET_TARGET` padded steps."""
 
     def check(answer: Any) -> tuple[bool, str]:
-        try:
-            limits = [int(b) for b in answer]
-        except (TypeError, ValueError):
+        if isinstance(answer, (set, frozenset)):  # boundaries have no order: {6, 15} is [6, 15]
+            answer = list(answer)
+        limits = numbers_of(answer, whole=True)  # 6.0 is 6; 6.5, True, "6 15" are refused, never rounded
+        if limits is None:
             return False, say(AT_MOST_TWO_NUMBERS, example="[6, 15]")
         if len(limits) > 2:
             return False, say(TOO_MANY_BOUNDARIES, n=len(limits), buckets=len(limits) + 1)
@@ -177,9 +178,8 @@ def packed_batch_sizes() -> Exercise:
         x = torch.zeros(len(PACKED_LENGTHS), max(PACKED_LENGTHS), 3)
         packed = pack_padded_sequence(x, torch.tensor(PACKED_LENGTHS), batch_first=True, enforce_sorted=False)
         truth = [int(v) for v in packed.batch_sizes]
-        try:
-            got = [int(v) for v in answer]
-        except (TypeError, ValueError):
+        got = numbers_of(answer, whole=True)
+        if got is None:
             return False, say(ONE_NUMBER_PER_STEP)
         if got == truth:
             return True, say(PACKED_WHY, n=sum(truth))

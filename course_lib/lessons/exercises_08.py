@@ -18,7 +18,7 @@ import functools
 from typing import Any
 
 from ..i18n import N_, say
-from .exercises import NOT_QUITE, Exercise, choice, count_is, names
+from .exercises import NOT_QUITE, Exercise, choice, count_is, names, numbers_of
 
 __all__ = [
     "CAPTURES",
@@ -126,12 +126,12 @@ def wrong_input() -> Exercise:
         traced = torch.jit.trace(h, (torch.ones(3),))
 
     def check(answer: Any) -> tuple[bool, str]:
-        try:
-            x = torch.tensor([float(v) for v in answer])
-        except (TypeError, ValueError):
+        values = numbers_of(answer)  # NaN would make h and the trace differ on every input: it is no number
+        if values is None:
             return False, say(THREE_NUMBERS, example="[1.0, 2.0, 3.0]")
-        if x.shape != (3,):
-            return False, say(EXACTLY_THREE, n=x.numel())
+        if len(values) != 3:
+            return False, say(EXACTLY_THREE, n=len(values))
+        x = torch.tensor(values)
         if not torch.allclose(h(x), traced(x)):
             return True, say(TRACE_IS_WRONG)
         return False, say(TRACE_IS_RIGHT)
