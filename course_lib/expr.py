@@ -128,14 +128,25 @@ class Expression:
     variables: list[str]
     code: tuple[tuple[str, Any], ...]  # ("num", v) | ("var", name) | ("call", fn) | ("op", op name)
 
-    def program(self, ops: Any, **values: Any) -> Any:
-        """Run the expression with an ``ops`` namespace (``course_lib.static`` or ``course_lib.dynamic``)."""
+    def program(self, ops: Any, /, **values: Any) -> Any:
+        """Run the expression with an ``ops`` namespace (``course_lib.static`` or ``course_lib.dynamic``).
+
+        ``self`` and ``ops`` are positional only, so a variable may be named ``self`` (or ``values``). An
+        expression of numbers only (``2 + 3``) gives a constant of the engine (``ops.constant(5.0)``, as
+        ``tf.constant`` or ``torch.tensor``), so both engines have a node holding its value.
+
+        >>> from course_lib import dynamic as dy
+        >>> parse("2 + 3").program(dy).item(), parse("self").program(None, self=2.0)
+        (5.0, 2.0)
+        """
         missing = [v for v in self.variables if v not in values]
         if missing:
             raise ExpressionError(say(NO_VALUE, names=", ".join(missing)))
-        return _run(self.code, ops, values)
+        out = _run(self.code, ops, values)
+        # only numbers and no call: a float (np.float64 is one); a variable or an op gives the engine's tensor
+        return ops.constant(out) if not self.variables and isinstance(out, float) else out
 
-    def __call__(self, ops: Any, **values: Any) -> Any:
+    def __call__(self, ops: Any, /, **values: Any) -> Any:
         return self.program(ops, **values)
 
     @property

@@ -14,7 +14,7 @@ from course_lib.i18n import message_of
 from course_lib.lessons import session_explorer
 from course_lib.lessons.session_explorer import SessionExplorer, demo_graph
 from course_lib.widgets.base import said_ids
-from course_lib.widgets.explorers import CLIPPED
+from course_lib.widgets.inputs import CLIPPED
 
 
 def text(html: str) -> str:

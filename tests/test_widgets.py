@@ -16,7 +16,7 @@ from course_lib import widgets as cw
 from course_lib.graph import Graph
 from course_lib.i18n import message_of, set_language
 from course_lib.static import SymbolicBoolError
-from course_lib.widgets import explorers, side_by_side, stepper, stepping
+from course_lib.widgets import explorers, inputs, side_by_side, stepper, stepping
 from course_lib.widgets.base import said_ids
 
 
@@ -91,9 +91,9 @@ def test_bad_01_step_beyond_range(by_run):
 def test_bad_02_step_that_is_not_a_number(by_run):
     s = cw.Stepper(by_run)
     s.go("three")
-    assert said_ids(s) == [stepping.STEP_NOT_WHOLE] and s.step == 0
+    assert said_ids(s) == [inputs.NOT_A_NUMBER] and s.step == 0
     s.go(float("nan"))
-    assert said_ids(s) == [stepping.STEP_NOT_WHOLE]
+    assert said_ids(s) == [inputs.NOT_FINITE]
 
 
 def test_bad_03_previous_at_the_start_and_next_at_the_end(by_run):
@@ -144,7 +144,7 @@ def test_bad_07_side_by_side_with_a_python_if_teaches_instead_of_crashing():
     w.controls.prev.click()  # ... and once the clock is on a real step, the box says the problem again
     assert "define-then-run: SymbolicBoolError: " in problem(w) and w.step == len(w.traces["define-by-run"]) - 1
     w.go("three")
-    assert said_ids(w) == [stepping.STEP_NOT_WHOLE]
+    assert said_ids(w) == [inputs.NOT_A_NUMBER]
 
 
 def test_bad_08_side_by_side_missing_inputs_and_not_a_program():
@@ -339,7 +339,7 @@ def test_bad_30_control_flow_bad_inputs():
     c.set_input(y=1.0)
     assert said_ids(c) == [explorers.NO_SUCH_INPUT] and c.shown[0].values["input"] == "'y'"
     c.set_input(x="abc")
-    assert said_ids(c) == [explorers.NOT_A_NUMBER_INPUT]
+    assert said_ids(c) == [inputs.NOT_A_NUMBER_INPUT]
     assert said_ids(cw.ControlFlowExplorer(5)) == [explorers.NOT_A_PROGRAM]
     c.set_input(x=0.5)
     assert "<svg" in c.dynamic_view.value

@@ -28,7 +28,7 @@ from ..measure import fmt_seconds, measure
 from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
 from ..widgets.html import esc
-from ..widgets.inputs import read_number
+from ..widgets.inputs import read_number, shown
 from ..widgets.sizing import fit_height
 from .compiling import C, StaticChain, X, break_even, dynamic_chain
 
@@ -65,7 +65,7 @@ class CompileExplorer(CourseWidget):
             timings = True
         self.timings = bool(timings)
         self._uid = next(_ids)
-        self.ops = W.IntSlider(value=int(np.clip(ops, 1, max_ops)), min=1, max=max_ops,
+        self.ops = W.IntSlider(value=ops, min=1, max=max_ops,
                                description=_("ops in the graph"), continuous_update=False,
                                style={"description_width": "initial"},
                                layout=W.Layout(width="min(100%, 480px)", height="36px"))
@@ -121,7 +121,7 @@ class CompileExplorer(CourseWidget):
         """Run the current output ``k`` times: the cached plan is reused, nothing is compiled."""
         got, problem = read_number(k, "k", 0, whole=True, low=0, high=MAX_RUNS)
         if problem:
-            self.show_error(say(RUN_MANY_BAD, k=f"{k!r:.40}", most=number(MAX_RUNS, spec=",")))
+            self.show_error(say(RUN_MANY_BAD, k=shown(k), most=number(MAX_RUNS, spec=",")))
             return
         k = int(got)
         for _run in range(k):

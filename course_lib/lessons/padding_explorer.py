@@ -73,11 +73,11 @@ class PaddingExplorer(CourseWidget):
         labels = (N_("length spread"), N_("buckets"), N_("draw sentence"))
         style = {"description_width": wider(8.7, "em", labels)}  # the three sliders start at one line
         size = W.Layout(width="min(100%, 480px)", height="36px")
-        self.spread = W.IntSlider(value=int(np.clip(spread, 0, max_spread)), min=0, max=max_spread,
+        self.spread = W.IntSlider(value=spread, min=0, max=max_spread,
                                   description=_(labels[0]), style=style, layout=size)
-        self.buckets = W.IntSlider(value=int(np.clip(buckets, 1, 4)), min=1, max=4, description=_(labels[1]),
+        self.buckets = W.IntSlider(value=buckets, min=1, max=4, description=_(labels[1]),
                                    style=style, layout=size)
-        self.sentence = W.IntSlider(value=int(np.clip(sentence, 1, self.n)), min=1, max=self.n,
+        self.sentence = W.IntSlider(value=sentence, min=1, max=self.n,
                                     description=_(labels[2]), style=style, layout=size)
         self.summary, self.grid = W.HTML(), W.HTML()
         self.static_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))

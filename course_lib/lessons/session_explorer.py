@@ -35,13 +35,12 @@ import numpy as np
 from .. import render
 from .. import static as st
 from ..graph import short_value
-from ..i18n import N_, Plural, number, said_by, say
+from ..i18n import N_, Plural, said_by, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
-from ..widgets.explorers import CLIPPED
 from ..widgets.html import esc
-from ..widgets.inputs import is_number, out_of_range, read_number, read_range
+from ..widgets.inputs import out_of_range, read_number, read_range, read_slider, shown
 from ..widgets.sizing import fit_height, wider
 
 __all__ = ["SessionExplorer", "demo_graph"]
@@ -70,6 +69,8 @@ NO_NODE_TO_FETCH = Plural("there is no node {name} to fetch; the graph's only op
                            "there is no node {name} to fetch; the graph's operations are {names}")
 FEED_NOT_A_NUMBER = N_("{k} must be a number, got {got}: pass a number, like {k}=1.5 (nothing was fed to {k}).")
 FEED_NOT_FINITE = N_("{k} must be a finite number, got {got}: pass a number, like {k}=1.5 (nothing was fed to {k}).")
+UNFEED_NOT_TEXT = N_("unfeed takes placeholder names as text, like unfeed('x'); got {type} {name}.")
+NOT_FED = N_("{name} is not fed now, so there is nothing to unfeed (fed now: {fed}).")
 NOTHING_TO_FETCH = N_("this graph has no operation to fetch")
 FINALIZED = N_("the graph is finalized: running still works, adding a node does not")
 
@@ -108,10 +109,9 @@ class SessionExplorer(CourseWidget):
         self._feeds: dict[str, tuple[Any, Any]] = {}
         self._build = build if callable(build) else None
         self._initial_graph = build if isinstance(build, st.Graph) else None
-        self.low, self.high, range_problem = read_range(low, high, (-3.0, 3.0))
-        self._problems = [range_problem]
+        self.low, self.high, self._problems = read_range(low, high, (-3.0, 3.0))
         if fetch is not None and not isinstance(fetch, str):
-            self._problems.append(say(FETCH_NOT_A_NAME, fetch=f"{fetch!r:.40}"))
+            self._problems.append(say(FETCH_NOT_A_NAME, fetch=shown(fetch)))
             fetch = None
         self._initial = (fetch, self._read_feeds(feeds))
         self.value: Any = None
@@ -223,28 +223,31 @@ class SessionExplorer(CourseWidget):
                                         inputs=", ".join(self._feeds), n=len(self._feeds)))
                     continue
                 box, slider = self._feeds[k]
-                got, problem = read_number(v, k, slider.value, low=slider.min, high=slider.max)
-                # told apart by the value, not by the words of the message (they are translated)
-                if problem and out_of_range(v, slider.min, slider.max):
-                    problems.append(say(CLIPPED, problem=problem, low=number(slider.min), high=number(slider.max)))
-                elif problem:
-                    infinite = is_number(v) and not np.isfinite(v)
-                    problems.append(say(FEED_NOT_FINITE if infinite else FEED_NOT_A_NUMBER, k=k,
-                                        got=f"{render.plain(v):.40}"))
-                    continue
-                slider.value = float(got)
-                box.value = True
+                got, problem = read_slider(v, k, slider, refused=(FEED_NOT_A_NUMBER, FEED_NOT_FINITE))
+                problems.append(problem)
+                if got is not None:  # in range, or brought into it as the slider would
+                    slider.value = got
+                    box.value = True
         self._run()
-        if problems:
-            self.show_problems(problems)
+        self.show_problems(problems)
 
     def unfeed(self, *names: str) -> None:
-        """Stop feeding these placeholders (untick their box), then run."""
+        """Stop feeding these placeholders (untick their box), then run. A name that is not a placeholder, or
+        not fed now, is said (the others are unfed all the same)."""
+        problems = []
         with self._batch():
             for k in names:
-                if k in self._feeds:
+                if not isinstance(k, str):
+                    problems.append(say(UNFEED_NOT_TEXT, type=type(k).__name__, name=shown(k)))
+                elif k not in self._feeds:
+                    problems.append(say(NOT_A_PLACEHOLDER if self._feeds else NO_PLACEHOLDER, name=repr(k),
+                                        inputs=", ".join(self._feeds), n=len(self._feeds)))
+                elif not self._feeds[k][0].value:
+                    problems.append(say(NOT_FED, name=repr(k), fed=", ".join(self.fed) or _("nothing")))
+                else:
                     self._feeds[k][0].value = False
         self._run()
+        self.show_problems(problems)
 
     def add_node(self) -> None:
         """Append ``fetch + 1`` to the graph (two nodes: a constant and an add) and fetch the new node."""
@@ -308,7 +311,7 @@ class SessionExplorer(CourseWidget):
             start = feeds.get(n.name, 1.0)
             box = W.Checkbox(value=n.name in feeds, description=_(feed_label).format(name=n.name), indent=False,
                              layout=W.Layout(width=wider(110, "px", [feed_label])))
-            slider = W.FloatSlider(value=float(np.clip(start, self.low, self.high)), min=self.low, max=self.high,
+            slider = W.FloatSlider(value=min(max(float(start), self.low), self.high), min=self.low, max=self.high,
                                    step=0.1, description=n.name, readout_format=".2f", continuous_update=True,
                                    layout=W.Layout(width="min(100%, 460px)", height="36px"),
                                    style={"description_width": "2.8em"})
@@ -351,8 +354,8 @@ class SessionExplorer(CourseWidget):
             return
         self._last_request = request
         feed_dict = {self.graph.get_tensor(k): v for k, v in fed.items()}
-        shown = ", ".join(f"{k}: {v:g}" for k, v in fed.items())
-        call = f"sess.run({fetch!r}, feed_dict={{{shown}}})"
+        fed_text = ", ".join(f"{k}: {v:g}" for k, v in fed.items())  # Python's numbers: the call is code
+        call = f"sess.run({fetch!r}, feed_dict={{{fed_text}}})"
         before = self.session.compile_count
         self.value, self.ran = None, []
         try:

@@ -207,11 +207,11 @@ class BatchingExplorer(CourseWidget):
         labels = (N_("trees in the batch"), N_("words, at most"), N_("random seed"))
         style = {"description_width": wider(10, "em", labels)}  # the three sliders start at one line
         lay = W.Layout(width="min(100%, 520px)", height="36px")
-        self.n_trees = W.IntSlider(value=int(np.clip(trees, 1, max_trees)), min=1, max=max_trees,
+        self.n_trees = W.IntSlider(value=trees, min=1, max=max_trees,
                                    description=_(labels[0]), style=style, layout=lay)
-        self.n_words = W.IntSlider(value=int(np.clip(words, 1, max_words)), min=1, max=max_words,
+        self.n_words = W.IntSlider(value=words, min=1, max=max_words,
                                    description=_(labels[1]), style=style, layout=lay)
-        self.seed = W.IntSlider(value=int(np.clip(seed, 0, 20)), min=0, max=20, description=_(labels[2]),
+        self.seed = W.IntSlider(value=seed, min=0, max=20, description=_(labels[2]),
                                 style=style, layout=lay)
         self.table = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))

@@ -25,7 +25,7 @@ from ..static import SymbolicBoolError
 from .base import CourseWidget, Sizes, guarded, message_html, quietly
 from .base import ipywidgets as W
 from .html import esc
-from .inputs import INPUTS_UNREADABLE, is_number, out_of_range, read_number, read_range
+from .inputs import INPUTS_UNREADABLE, read_number, read_range, read_slider, value_words
 from .sizing import fit_height, share_width
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
@@ -158,9 +158,6 @@ NOT_TEXT = N_("an expression is text, like 'sin(x*w + 1)'; got a value of type {
 NOT_A_PROGRAM = N_("ControlFlowExplorer needs a program (a function of ops and inputs); got a value of type {type}.")
 NO_SUCH_INPUT = Plural("{name} has no input {input}; its only input is {inputs}",
                         "{name} has no input {input}; its inputs are {inputs}")  # n: how many inputs
-CLIPPED = N_("{problem} The slider goes from {low} to {high}.")
-NOT_FINITE_INPUT = N_("{k} must be a finite number, got {got}: pass a number from {low} to {high} ({k} stays {value}).")
-NOT_A_NUMBER_INPUT = N_("{k} must be a number, got {got}: pass a number from {low} to {high} ({k} stays {value}).")
 
 
 class ExpressionExplorer(_TwoGraphs):
@@ -181,8 +178,7 @@ class ExpressionExplorer(_TwoGraphs):
     def __init__(self, text: str = "sin(x*w + 1)", values: dict[str, float] | None = None, *,
                  theme: str | render.Theme | None = None, low: float = -5.0, high: float = 5.0) -> None:
         super().__init__(theme=theme)
-        self.low, self.high, range_problem = read_range(low, high, (-5.0, 5.0))
-        self._problems = [range_problem]
+        self.low, self.high, self._problems = read_range(low, high, (-5.0, 5.0))
         self._start_values: dict[str, float] = {}
         if values is not None and not isinstance(values, dict):
             self._problems.append(say(VALUES_NOT_A_DICT, values=f"{values!r:.60}"))
@@ -249,12 +245,8 @@ class ExpressionExplorer(_TwoGraphs):
         old, self.sliders = self.sliders, {}
         for name in names:
             s = old.get(name)
-            if s is None:
-                start = self._start_values.get(name, 1.0)
-                try:
-                    start = float(np.clip(float(start), self.low, self.high))
-                except (TypeError, ValueError):
-                    start = 1.0
+            if s is None:  # a starting value was read (read_number) into the range; 1 is brought into it too
+                start = self._start_values.get(name, min(max(1.0, self.low), self.high))
                 s = value_slider(start, self.low, self.high)
                 s.observe(self._on_slider, "value")
             self.sliders[name] = s
@@ -289,9 +281,9 @@ class ExpressionExplorer(_TwoGraphs):
         for k in dict.fromkeys(k for got in per_style.values() for k in got):
             a = per_style.get("define-then-run", {}).get(k)
             b = per_style.get("define-by-run", {}).get(k)
-            rows.append((k, "—" if a is None else short_value(a), "—" if b is None else short_value(b)))
+            rows.append((k, "—" if a is None else value_words(a), "—" if b is None else value_words(b)))
             shown[k] = a if a is not None else b
-        inputs = ", ".join(f"{k} = {v:g}" for k, v in values.items())
+        inputs = ", ".join(f"{k} = {number(v)}" for k, v in values.items())
         head = _("At {inputs}:").format(inputs=inputs) if inputs else _("For this expression (it has no variables):")
         body = "".join(f"<tr><td style='padding:2px 12px'>{esc(k)}</td><td style='padding:2px 12px'>{esc(a)}</td>"
                        f"<td style='padding:2px 12px'>{esc(b)}</td></tr>" for k, a, b in rows)
@@ -347,8 +339,8 @@ class ControlFlowExplorer(_TwoGraphs):
         except (TypeError, ValueError) as exc:
             names = []
             self.show_error(say(INPUTS_UNREADABLE, error=exc))
-        lo, hi, range_problem = read_range(low, high, (-3.0, 3.0))
-        start, value_problem = read_number(value, "value", float(np.clip(1.0, lo, hi)), low=lo, high=hi)
+        lo, hi, problems = read_range(low, high, (-3.0, 3.0))
+        start, value_problem = read_number(value, "value", min(max(1.0, lo), hi), low=lo, high=hi)
         for name in names:
             self.sliders[name] = value_slider(float(start), lo, hi)
             self.sliders[name].observe(self._on_slider, "value")
@@ -357,7 +349,7 @@ class ControlFlowExplorer(_TwoGraphs):
         self.children = [head, W.VBox([named_slider(k, v, self.theme) for k, v in self.sliders.items()]),
                          self.message, self.summary, self.graphs, self.legend]
         self._update()
-        self.show_problems([range_problem, value_problem])
+        self.show_problems([*problems, value_problem])
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{k} = {s.value:g}" for k, s in self.sliders.items()) or "no inputs"
@@ -375,17 +367,11 @@ class ControlFlowExplorer(_TwoGraphs):
                 problems.append(say(NO_SUCH_INPUT, name=self.name, input=repr(k),  # none: "its inputs are none"
                                     inputs=", ".join(self.sliders) or _("none"), n=len(self.sliders) or 2))
                 continue
-            s = self.sliders[k]
-            got, problem = read_number(v, k, s.value, low=s.min, high=s.max)
-            if problem and out_of_range(v, s.min, s.max):  # a number out of the slider's range: clipped
-                problems.append(say(CLIPPED, problem=problem, low=number(s.min), high=number(s.max)))
-            elif problem:
-                problems.append(say(NOT_FINITE_INPUT if is_number(v) else NOT_A_NUMBER_INPUT, k=k,
-                                    got=f"{render.plain(v):.40}", low=number(s.min), high=number(s.max),
-                                    value=number(s.value)))
-                continue
-            s.value = float(got)
-        if problems:
+            got, problem = read_slider(v, k, self.sliders[k])
+            problems.append(problem)
+            if got is not None:  # in range, or brought into it as the slider would
+                self.sliders[k].value = got
+        if any(problems):
             self.show_problems(problems)
         else:
             self.clear_message()  # a good value after a bad one: the old problem no longer holds
@@ -395,7 +381,7 @@ class ControlFlowExplorer(_TwoGraphs):
         room = "value+grad" if self.backward else "value"
         outcome = self._draw_both(self.program, values, self.backward, "cf", (room, room))
         sizes = {style: len(rec.graph) for style, rec in outcome.items() if isinstance(rec, tr.Trace)}
-        at = ", ".join(f"{k} = {v:g}" for k, v in values.items())
+        at = ", ".join(f"{k} = {number(v)}" for k, v in values.items())  # in the sentence: the language's number
         self.left_title.value = self.title_html(_(self.STATIC_TITLES["define-then-run" in sizes]))
         parts = []
 

@@ -8,9 +8,15 @@ slider too, so Play and the slider work without a kernel, in an exported HTML pa
 buttons: they need the kernel (the static site greys them). A view too large to pre-render follows the slider
 through the kernel instead.
 
-A step asked for from code (:meth:`SteppingWidget.go`) is read as a whole number and brought into ``0..steps``;
-a step that does not exist is said in the message box, and the note goes away once the clock is on a real step,
-giving back what the box said before (a widget's own problem, such as the define-then-run ``if`` lesson, stays).
+A step asked for from code (:meth:`SteppingWidget.go`) is read as a whole number by the widgets' one number reader
+(:func:`course_lib.widgets.inputs.read_number`) and brought into ``0..steps``; a step that does not exist is said
+in the message box, and the note goes away once the clock is on a real step, giving back what the box said before (a
+widget's own problem, such as the define-then-run ``if`` lesson, stays). Something that is not a whole number (text,
+None, NaN, 2.5) is refused in the same box and the clock stays (2.5: step 2, said so).
+
+The pause between steps (``interval=``, in ms) is read by the same reader, in the speed slider's range
+(:data:`SPEED_MIN` to :data:`SPEED_MAX`): Play and the speed slider, jslinked, always hold the same number (a value
+out of the range would be clipped by the slider in the browser while the kernel kept the other one).
 """
 
 from __future__ import annotations
@@ -22,17 +28,31 @@ from ..i18n import N_, say
 from ..i18n import gettext as _
 from .base import CourseWidget, Sizes, guarded
 from .base import ipywidgets as W
+from .inputs import out_of_range, read_number, shown
 
-__all__ = ["NO_SUCH_STEP", "STEP_NOT_WHOLE", "Controls", "SteppingWidget"]
+__all__ = ["INTERVAL", "NO_SUCH_STEP", "SPEED_MAX", "SPEED_MIN", "Controls", "SteppingWidget", "read_interval"]
 
-STEP_NOT_WHOLE = N_("step must be a whole number, got {step}")
 NO_SUCH_STEP = N_("There are steps 0 to {n}; step {k} does not exist, so this shows step {shown}.")
+
+#: the speed slider's range (ms per step): Play's interval is read within it
+SPEED_MIN, SPEED_MAX = 200, 3000
+INTERVAL = 900  # the default pause between steps
+
+
+def read_interval(interval: Any) -> tuple[int, str]:
+    """The pause between steps (ms) as the speed slider can hold it: ``(interval, problem)``.
+
+    >>> read_interval(900), read_interval(0)[0], read_interval("fast")[0]
+    ((900, ''), 200, 900)
+    """
+    return read_number(interval, "interval", INTERVAL, whole=True, low=SPEED_MIN, high=SPEED_MAX)
 
 
 class Controls:
     """Play/pause, previous/next, a step slider and the pause between steps, all labelled in words."""
 
-    def __init__(self, steps: int, theme: render.Theme, interval: int = 900) -> None:
+    def __init__(self, steps: int, theme: render.Theme, interval: int = INTERVAL) -> None:
+        interval = read_interval(interval)[0]  # the widget says the problem (start_clock)
         big = W.Layout(height="40px", width="auto")  # as wide as its words: Next stays on the row of Previous
         bstyle = {"font_size": f"{Sizes.of(theme).ui}px"}
         self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
@@ -43,7 +63,7 @@ class Controls:
                                   style={"description_width": "3.5em"})
         self.prev = W.Button(description=_("◀ Previous"), tooltip=_("one step back"), layout=big, style=bstyle)
         self.next = W.Button(description=_("Next ▶"), tooltip=_("one step forward"), layout=big, style=bstyle)
-        self.speed = W.IntSlider(value=interval, min=200, max=3000, step=100, description=_("ms per step"),
+        self.speed = W.IntSlider(value=interval, min=SPEED_MIN, max=SPEED_MAX, step=100, description=_("ms per step"),
                                  layout=W.Layout(width="min(100%, 300px)", height="40px"),
                                  style={"description_width": "initial"})  # its words, in any language
         self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
@@ -71,11 +91,15 @@ class SteppingWidget(CourseWidget):
     steps: int = 0  # the last step (the length of the longest trace)
     #: what the message box said before a step note (its HTML, its messages) and the note: given back after it
     _before_note: tuple[str, list[str], str] | None = None
+    clock_problem: str = ""  # what was wrong with ``interval`` (said with the widget's other argument problems)
 
-    def start_clock(self, steps: int, interval: int = 900) -> Controls:
-        """Build the controls for ``steps`` steps; Previous and Next move the clock one step."""
+    def start_clock(self, steps: int, interval: int = INTERVAL) -> Controls:
+        """Build the controls for ``steps`` steps; Previous and Next move the clock one step. A wrong ``interval``
+        is said in the message box (and kept among the problems :meth:`show_problems` shows)."""
         self.steps = steps
+        interval, self.clock_problem = read_interval(interval)
         self.controls = Controls(steps, self.theme, interval)
+        self.show_problems([])
         self.controls.prev.on_click(lambda _b: self._move(-1))
         self.controls.next.on_click(lambda _b: self._move(+1))
         return self.controls
@@ -92,6 +116,10 @@ class SteppingWidget(CourseWidget):
                 pane.text.value, pane.graph.value = pane.parts(change["new"])
             slider.observe(show, "value")
 
+    def show_problems(self, problems: list[str]) -> None:
+        """The widget's argument problems, the interval's first (a subclass says its own after start_clock)."""
+        super().show_problems([self.clock_problem, *problems])
+
     @property
     def step(self) -> int:
         """The step shown (0 = before the first event)."""
@@ -99,16 +127,18 @@ class SteppingWidget(CourseWidget):
 
     @guarded
     def go(self, step: int) -> None:
-        """Show a step; a step outside ``0..steps`` is brought back into range, with a note that says so."""
+        """Show a step; a step outside ``0..steps`` is brought back into range, with a note that says so; what is
+        not a whole number is refused (the clock stays), a fraction is rounded down, both said as problems."""
         if self.controls is None:
             return
-        try:
-            k = int(step)
-        except (TypeError, ValueError, OverflowError):
-            self._step_note(say(STEP_NOT_WHOLE, step=repr(step)), "error")
-            return
-        shown = min(max(k, 0), self.steps)
-        self._set_step(shown, say(NO_SUCH_STEP, n=self.steps, k=k, shown=shown) if k != shown else "")
+        k, problem = read_number(step, "step", self.step, whole=True, low=0, high=self.steps)
+        if problem and out_of_range(step, 0, self.steps):  # a number, but no such step: a note, as a slider clips
+            self._set_step(k, say(NO_SUCH_STEP, n=self.steps, k=shown(step), shown=k))
+        elif problem:
+            self._step_note(problem, "error")
+            self.controls.slider.value = k
+        else:
+            self._set_step(k)
 
     @guarded
     def _move(self, delta: int) -> None:
