@@ -49,6 +49,10 @@ ShapeError = _ops.ShapeError  # two operands whose shapes do not fit (the messag
 
 # ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
 A_TENSOR = Lazy("a Tensor")  # what needs numbers, in ops.NOT_NUMBERS
+NOT_ONE_NUMBER = N_("{what} needs a tensor of one number, but this one has shape {shape}; take one element first "
+                    "(t.sum(), t.mean(), or index t.numpy()), as PyTorch's .item() does")
+NOT_WHOLE = N_("int() of {value}: an infinite or nan value has no whole number")
+NAME_NOT_TEXT = N_("{what}(): name= must be text, like name='x', or None; got {name!r}")
 AMBIGUOUS = N_("the truth value of a tensor of shape {shape} is ambiguous; use .sum() or a comparison on one element")
 NOTHING_RECORDED = N_("backward() on a tensor that does not require grad: no input was created with "
                       "requires_grad=True (or it was computed under no_grad()), so nothing was recorded")
@@ -59,7 +63,6 @@ GRAD_SHAPE = N_("backward(grad=...): the gradient has shape {grad_shape} but the
 MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-then-run symbol (course_lib.static), which has no "
                   "value until a Session runs its graph, and this is a define-by-run (course_lib.dynamic) operation. "
                   "Run a program entirely with one of them: program(st, ...) or program(dy, ...)")
-NOT_A_VALUE = N_("cannot use a value of type {kind} in a tensor operation; use a number, an array or a Tensor")
 UNKNOWN_OP, POW_NEEDS_NUMBER, TENSOR_EXPONENT = _ops.UNKNOWN_OP, _ops.POW_NEEDS_NUMBER, _ops.TENSOR_EXPONENT
 
 
@@ -105,6 +108,8 @@ class Tensor:
                  kind: str | None = None) -> None:
         if isinstance(data, Tensor):
             data = data.data
+        if name is not None and not isinstance(name, str):  # a node's name is drawn and written as text
+            raise TypeError(say(NAME_NOT_TEXT, what="Tensor", name=name))
         array = _ops.as_array(data, A_TENSOR)
         self.data: np.ndarray = array.copy() if array is data else array  # never a view of the caller's array
         self.grad: np.ndarray | None = None
@@ -138,13 +143,25 @@ class Tensor:
         return not self._parents
 
     def item(self) -> float:
-        return float(self.data)
+        """The one number this tensor holds (``torch.Tensor.item``); a tensor of more numbers is refused."""
+        return float(self._one("item()"))
 
     def numpy(self) -> np.ndarray:
         return self.data
 
     def __float__(self) -> float:
-        return float(self.data)
+        return float(self._one("float()"))
+
+    def __int__(self) -> int:
+        value = self._one("int()")
+        if not np.isfinite(value):  # Python's own words otherwise ("cannot convert float NaN to integer")
+            raise ValueError(say(NOT_WHOLE, value=float(value)))
+        return int(value)
+
+    def _one(self, what: str) -> np.ndarray:
+        if self.data.size != 1:
+            raise ValueError(say(NOT_ONE_NUMBER, what=what, shape=self.shape))
+        return self.data.reshape(())
 
     def __bool__(self) -> bool:
         # A value exists now, so Python control flow can use it: this is the heart of define-by-run.
@@ -297,23 +314,25 @@ def apply(name: str, *args: Any, **attrs: Any) -> Tensor:
     op = _OPS.get(name)
     if op is None:
         raise ValueError(say(UNKNOWN_OP, name=name, ops=", ".join(_OPS)))
+    if attrs or op.attrs or len(args) != op.arity:  # the one argument check of both engines (arity, attributes)
+        attrs = _ops.check_call(op, args, attrs)
     # The hot path of every define-by-run op: one and two inputs unrolled (comprehensions cost a frame each).
     if len(args) == 2:
         a, b = args
-        inputs = (a if a.__class__ is Tensor else _lift(a), b if b.__class__ is Tensor else _lift(b))
+        inputs = (a if a.__class__ is Tensor else _lift(a, name, 1), b if b.__class__ is Tensor else _lift(b, name, 2))
         values: tuple[np.ndarray, ...] = (inputs[0].data, inputs[1].data)
     elif len(args) == 1:
-        inputs = (args[0] if args[0].__class__ is Tensor else _lift(args[0]),)
+        inputs = (args[0] if args[0].__class__ is Tensor else _lift(args[0], name, 1),)
         values = (inputs[0].data,)
     else:
-        inputs = tuple(_lift(a) for a in args)
+        inputs = tuple(_lift(a, name, k) for k, a in enumerate(args, 1))
         values = tuple(t.data for t in inputs)
     if op.check_shapes:  # numpy would accept shapes the course refuses (matmul of 3-d arrays)
         op.infer_shape([v.shape for v in values], attrs)
     forward = op.forward
     try:
-        if op.partial:  # x/0, log(-1): inf and nan are values the student should see, not warnings
-            with np.errstate(divide="ignore", invalid="ignore"):
+        if op.partial:  # x/0, log(-1), 2 ** 1e20: inf and nan are values the student should see, not warnings
+            with np.errstate(all="ignore"):
                 out = forward(*values, **attrs)
         else:
             out = forward(*values, **attrs) if attrs else forward(*values)
@@ -326,14 +345,16 @@ def apply(name: str, *args: Any, **attrs: Any) -> Tensor:
     return Tensor._make(out, inputs, name, backward)
 
 
-def _lift(x: Any) -> Tensor:
+def _lift(x: Any, op: str, index: int) -> Tensor:
+    """Input ``index`` of op ``op`` as a tensor: numbers and arrays become constants, read as the static engine
+    reads them (``ops.as_array``: the same refusal for text, None or 10**400, naming the op and the input)."""
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, (int, float, np.ndarray, np.number, list, tuple)):
+    if x.__class__ is float:  # the common constant (y * 2.0), kept fast
         return Tensor(x, kind="constant")
     if type(x).__module__.startswith("course_lib.static"):
         raise TypeError(say(MIXED_STYLES, value=x))
-    raise TypeError(say(NOT_A_VALUE, kind=type(x).__name__))
+    return Tensor(_ops.as_array(x, _ops.INPUT, name=op, index=index), kind="constant")
 
 
 def function(name: str) -> Callable[..., Tensor]:
@@ -352,6 +373,10 @@ def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> 
     """Run only the branch the value chooses: in define-by-run, a data-dependent branch is plain Python.
 
     It exists so one program written with ``ops.cond`` runs with both engines; the dynamic graph then contains
-    only the branch taken, while the static one (``static.cond``) contains both.
+    only the branch taken, while the static one (``static.cond``) contains both. The predicate is one number, as
+    in ``tf.cond`` and ``st.cond`` (a vector is refused, with the same message).
     """
-    return true_fn() if bool(pred) else false_fn()
+    _ops.cond_branches(true_fn, false_fn)
+    value = pred.data if isinstance(pred, Tensor) else _lift(pred, "cond", 1).data
+    _ops.cond_predicate(value.shape)
+    return true_fn() if value != 0 else false_fn()

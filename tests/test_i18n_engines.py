@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "course_lib"
 #: the modules of this area (the core engines and the parser); tiny_static / tiny_dynamic are shown as source in
 #: notebooks 02 and 03 and stay plain
-CORE = ["expr.py", "dynamic.py", "graph.py", "ops.py", "trace.py", "measure.py", "programs.py",
-        *(f"static/{p.name}" for p in sorted((PACKAGE / "static").glob("*.py")))]
+CORE = ["expr.py", "dynamic.py", "graph.py", "trace.py", "measure.py", "programs.py",
+        *(f"{part}/{p.name}" for part in ("ops", "static") for p in sorted((PACKAGE / part).glob("*.py")))]
 
 
 # ---------------------------------------------------------------------- every raise says a course message

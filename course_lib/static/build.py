@@ -80,6 +80,10 @@ MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-by-run tenso
                   "define-then-run graph (course_lib.static), whose values only exist when a Session runs it. Run a "
                   "program entirely with one of them: program(st, ...) or program(dy, ...)")
 NAME_NOT_TEXT = N_("{what}(): its name must be non-empty text, like {what}('x'); got {name!r}")
+SCOPE_NOT_TEXT = N_("name_scope(): the scope's name must be text, like name_scope('layer1'), or '' for the top "
+                    "level; got {name!r}")
+NAME_WITH_COLON = N_("{what}(): a name cannot hold ':', which TensorFlow keeps for the output index ('x:0'); got "
+                     "{name!r}")
 SHAPE_IS_A_NUMBER = Plural("placeholder {name!r}: shape=({size},) for a vector of {size} number (a shape is a tuple "
                            "of sizes), or shape=() for one number",
                            "placeholder {name!r}: shape=({size},) for a vector of {size} numbers (a shape is a tuple "
@@ -141,11 +145,18 @@ class Graph(ir.Graph):
 
     @contextlib.contextmanager
     def name_scope(self, name: str) -> Iterator[None]:
-        self._scopes.append(name)
+        """Nodes added inside are named ``name/...`` (nested scopes join with '/'); ``""`` goes back to the top
+        level, as in TensorFlow 1; ``"a/b"`` opens two scopes."""
+        if not isinstance(name, str):
+            raise TypeError(say(SCOPE_NOT_TEXT, name=name))
+        if ":" in name:
+            raise ValueError(say(NAME_WITH_COLON, what="name_scope", name=name))
+        before = self._scopes
+        self._scopes = [*before, *(part for part in name.split("/") if part)] if name else []
         try:
             yield
         finally:
-            self._scopes.pop()
+            self._scopes = before
 
     @contextlib.contextmanager
     def building_gradients(self) -> Iterator[None]:
@@ -217,6 +228,9 @@ class Tensor:
     def __float__(self) -> float:
         raise SymbolicBoolError(say(NO_VALUE_YET, name=self.name))
 
+    __int__ = __float__
+    item = __float__  # no value yet, whichever way it is asked for
+
     def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
         raise SymbolicBoolError(say(NO_ARRAY_YET, name=self.name))
 
@@ -252,13 +266,25 @@ def apply(op: str, *args: Any, name: str | None = None, **attrs: Any) -> Tensor:
     >>> y.op, y.shape
     ('mul', (2,))
     """
-    if op not in _ops.OPS:
+    record = _ops.OPS.get(op)
+    if record is None:
         raise ValueError(say(UNKNOWN_OP, name=op, ops=", ".join(_ops.OPS)))
+    attrs = _ops.check_call(record, args, attrs)  # the one argument check of both engines (arity, attributes)
+    if name is not None:
+        name = _name(name, op)
     graph = next((a.graph for a in args if isinstance(a, Tensor)), None) or get_default_graph()
-    ts = [as_tensor(a, graph) for a in args]
+    ts = [_input(a, graph, op, k) for k, a in enumerate(args, 1)]
     node_attrs = dict(attrs)
     node_attrs["shape"] = infer(op, [t.shape for t in ts], attrs)
     return Tensor(graph.add(op, [t.node for t in ts], name=name, attrs=node_attrs), graph)
+
+
+def _input(x: Any, graph: Graph, op: str, index: int) -> Tensor:
+    """Input ``index`` of op ``op``: a tensor of the graph, or a number or array read as the dynamic engine reads it
+    (``ops.as_array``: the same refusal, naming the op and the input)."""
+    if isinstance(x, Tensor) or type(x).__module__.startswith("course_lib.dynamic"):
+        return as_tensor(x, graph)
+    return constant(_ops.as_array(x, _ops.INPUT, name=op, index=index), graph=graph)
 
 
 _ops.install_operators(Tensor, apply)  # x + 1, x ** 2, x > 0 ... add nodes
@@ -276,8 +302,12 @@ def placeholder(name: str = "placeholder", shape: tuple[int | None, ...] | None 
 
 
 def _name(name: Any, what: str) -> str:
+    """A node's name: non-empty text without ':' (TensorFlow keeps ':' for the output index, ``'x:0'``, and so does
+    ``Session.run('x:0')`` here); '/' is allowed and reads as a scope, as in TensorFlow."""
     if not isinstance(name, str) or not name:
         raise TypeError(say(NAME_NOT_TEXT, what=what, name=name))
+    if ":" in name:
+        raise ValueError(say(NAME_WITH_COLON, what=what, name=name))
     return name
 
 
@@ -295,13 +325,16 @@ def _shape(shape: Any, name: Any) -> tuple[int | None, ...] | None:
 
 def constant(value: Any, name: str | None = None, graph: Graph | None = None) -> Tensor:
     g = graph or get_default_graph()
+    name = "Const" if name is None else _name(name, "constant")
     v = _as_value(value, "constant")
-    return Tensor(g.add("constant", name=name or "Const", kind="constant", value=v, attrs={"shape": v.shape}), g)
+    return Tensor(g.add("constant", name=name, kind="constant", value=v, attrs={"shape": v.shape}), g)
 
 
-def Variable(initial: Any, name: str = "Variable", graph: Graph | None = None) -> Tensor:
-    """State that lives across runs (a weight). Its value is read at run time, so it is never constant-folded."""
+def Variable(initial: Any, name: str | None = "Variable", graph: Graph | None = None) -> Tensor:
+    """State that lives across runs (a weight). Its value is read at run time, so it is never constant-folded;
+    a value fed for it in ``Session.run`` replaces it for that run only (as in TF1). ``name=None``: "Variable"."""
     g = graph or get_default_graph()
+    name = "Variable" if name is None else _name(name, "Variable")
     v = _as_value(initial, "Variable")
     return Tensor(g.add("variable", name=name, kind="variable", value=v, attrs={"shape": v.shape}), g)
 
@@ -309,12 +342,15 @@ def Variable(initial: Any, name: str = "Variable", graph: Graph | None = None) -
 def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], name: str = "cond") -> Tensor:
     """Both branches go into the graph; at run time only the one ``pred`` selects is computed (``tf.cond``).
 
-    ``pred`` is a tensor (non-zero means true). The nodes each branch creates are drawn in the scopes
-    ``cond/then`` and ``cond/else``.
+    ``pred`` is one number (non-zero means true): a predicate of another shape is refused when the graph is built if
+    its shape is known, else when it runs (``tf.cond`` too: "Shape must be rank 0"). The nodes each branch creates
+    are drawn in the scopes ``cond/then`` and ``cond/else``.
     """
+    _ops.cond_branches(true_fn, false_fn)
     g = pred.graph if isinstance(pred, Tensor) else get_default_graph()
-    p = as_tensor(pred, g)
-    base = g.unique_name(name)
+    p = _input(pred, g, "cond", 1)
+    _ops.cond_predicate(p.shape)
+    base = g.unique_name(_name(name, "cond"))
     key = g.new_cond_key()
     outs = []
     for side, fn in ((True, true_fn), (False, false_fn)):

@@ -96,7 +96,7 @@ class Plan:
         def walk(steps: list[Any]) -> None:  # recursion only as deep as conds are nested
             for step in steps:
                 if step.node.op == "cond":
-                    side = bool(np.any(regs[step.pred] != 0))
+                    side = _truth(regs[step.pred])
                     taken.add((step.node.attrs["cond_key"], step.node.inputs[0].id, side))
                     for n, r in [w for w in waiting if set(w[0].attrs["branch"]) <= taken]:
                         seen.append((n, regs[r]))
@@ -221,7 +221,8 @@ def compile_plan(graph: Graph, fetches: Sequence[ir.Node], fed: Sequence[ir.Node
     report = {"graph_nodes": len(graph), "needed": len(order), "folded": s.folded, "merged": s.merged,
               "steps": len(kept) - len(s.const), "scalar": int(scalar)}
     return Plan(tuple(fetches), tuple(fed), steps, [reg[f.id] for f in fetches], [reg[n.id] for n in fed],
-                [(reg[n.id], n) for n in kept if n.kind == "variable"], len(kept), lines, report, graph.version,
+                [(reg[n.id], n) for n in kept if n.kind == "variable" and n.id not in fed_ids],  # a feed wins (TF1)
+                len(kept), lines, report, graph.version,
                 consts, folded, scalar)
 
 
@@ -237,7 +238,8 @@ def _header(kept: list[ir.Node], fed: Sequence[ir.Node], fetches: Sequence[ir.No
               if n.kind == "constant" and n.id in used and n.id not in fed_ids]
     lines += [f"    {names[n.id]} = {_fmt(s.const[n.id])}  # {folded.format(op=n.op)}" for n in kept
               if n.id in s.const and n.id not in fed_ids and n.kind != "constant"]
-    lines += [f"    {names[n.id]} = read_variable({n.name!r})" for n in kept if n.kind == "variable"]
+    lines += [f"    {names[n.id]} = read_variable({n.name!r})" for n in kept if n.kind == "variable"
+              and n.id not in fed_ids]
     return lines
 
 
@@ -288,12 +290,19 @@ def _step(n: ir.Node, ins: list[int], out: int, scalar: bool) -> Step:
     def fail(shapes: list[Any]) -> ShapeError:
         return ShapeError(say(RUN_SHAPES, name=name, op=n.op, shapes=", ".join(map(str, shapes))))
 
-    if kw:
+    if op.check_shapes and not all(_known(i.attrs.get("shape")) for i in n.inputs):
+        def step(r: list[Any]) -> None:  # shapes the build could not check (numpy accepts more than the course)
+            args = [r[i] for i in ins]
+            op.infer_shape([np.shape(a) for a in args], kw)
+            r[out] = f(*args, **kw)
+    elif kw:
         def step(r: list[Any]) -> None:
             try:
                 r[out] = f(*[r[i] for i in ins], **kw)
             except ValueError:
-                raise fail([np.shape(r[i]) for i in ins]) from None
+                shapes = [np.shape(r[i]) for i in ins]
+                op.infer_shape(shapes, kw)  # an axis past the rank known only now: the op's own message
+                raise fail(shapes) from None
     elif len(ins) == 2:
         a, b = ins
 
@@ -348,7 +357,7 @@ def _scalar_step(fast: Callable[..., float], slow: Callable[..., Any], kw: dict[
 def _cond_step(pred: int, out: int, then: tuple[list[Step], int], other: tuple[list[Step], int],
                scalar: bool) -> Step:
     (then_steps, then_reg), (else_steps, else_reg) = then, other
-    truth = bool if scalar else np.any
+    truth = bool if scalar else _truth
 
     def step(r: list[Any]) -> None:
         steps, res = (then_steps, then_reg) if truth(r[pred]) else (else_steps, else_reg)
@@ -359,6 +368,17 @@ def _cond_step(pred: int, out: int, then: tuple[list[Step], int], other: tuple[l
     step.pred = pred  # type: ignore[attr-defined]
     step.branches = {True: (then_steps, then_reg), False: (else_steps, else_reg)}  # type: ignore[attr-defined]
     return step
+
+
+def _known(shape: Any) -> bool:
+    return shape is not None and None not in shape
+
+
+def _truth(value: Any) -> bool:
+    """A cond's predicate at run time: one number (its shape was unknown when the graph was built), non-zero is
+    true; any other shape is refused with the message the build and the dynamic engine give."""
+    _ops.cond_predicate(np.shape(value))
+    return bool(value != 0)
 
 
 def _pyname(n: ir.Node) -> str:

@@ -42,10 +42,25 @@ from typing import Any
 
 import numpy as np
 
-from .i18n import N_, say
-from .i18n import gettext as _
+from ..i18n import N_, say
+from ..i18n import gettext as _
+from .arguments import (
+    ATTRIBUTES,
+    INPUT,
+    NOT_NUMBERS,
+    POW_NEEDS_NUMBER,
+    TENSOR_EXPONENT,
+    ShapeError,
+    as_array,
+    check_call,
+    cond_branches,
+    cond_predicate,
+)
 
 __all__ = [
+    "ATTRIBUTES",
+    "INPUT",
+    "NOT_NUMBERS",
     "NUMPY",
     "OPS",
     "Op",
@@ -53,6 +68,9 @@ __all__ = [
     "Spelling",
     "as_array",
     "broadcast_shapes",
+    "check_call",
+    "cond_branches",
+    "cond_predicate",
     "functions",
     "install_functions",
     "install_operators",
@@ -68,23 +86,17 @@ Shape = tuple[int | None, ...] | None  # None: not known before run time
 GradRule = Callable[..., Sequence[Any]]
 
 
-class ShapeError(ValueError):
-    """Operands whose shapes do not fit together (the message names the op and the shapes)."""
-
-
 # ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
 BROADCAST = N_("{op}: shapes {shapes} cannot be broadcast together; make them equal or let one be a single number")
 AND = N_("{a} and {b}")  # two shapes of a message: "(2, 3) and (2,)"
 MATMUL_RANK = N_("matmul needs vectors or matrices, got shapes {a} and {b}")
 MATMUL_INNER = N_("matmul: shapes {a} and {b} do not fit: inner sizes {m} and {n} must be equal")
 NOT_IDENTIFIER = N_("an op name must be a Python identifier, got {name!r}")
-NOT_NUMBERS = N_("{what} needs a number or an array of numbers, got {got}")
-A_KIND = N_("a value of type {kind}")  # a value too long to show (no article before a value: none to agree)
+UNKNOWN_ATTRIBUTE = N_("op {name!r}: attribute {attr!r} is not in course_lib.ops.ATTRIBUTES; add its reader there")
+AXIS_OUT_OF_RANGE = N_("{op}(): axis {axis} is out of range for a tensor of shape {shape}")
+AXIS_TWICE = N_("{op}(): axis {axis} names the same axis twice (for a tensor of shape {shape})")
 #: the messages both engines say (one id each, so a test names one constant whichever engine raised it)
 UNKNOWN_OP = N_("unknown op {name!r}; the ops are {ops}")
-POW_NEEDS_NUMBER = N_("x ** p needs a plain number p (an exponent that is a tensor is not supported: "
-                      "write exp(p * log(x)) instead)")
-TENSOR_EXPONENT = N_("c ** x with a tensor exponent is not supported: write exp(x * log(c)) instead")
 
 
 # ---------------------------------------------------------------------- broadcasting (numpy's rule, and its adjoint)
@@ -131,11 +143,23 @@ def sum_to(g: Any, like: Any) -> np.ndarray:
     return np.sum(g, axis=axes, keepdims=True).reshape(shape) if axes else g.reshape(shape)
 
 
-def _expand_like(g: Any, like: Any, *, divide: bool = False) -> np.ndarray:
-    """The adjoint of a sum (``divide=False``) or a mean (``divide=True``): spread ``g`` over ``like``'s shape."""
+def _expand_like(g: Any, like: Any, *, divide: bool = False, axis: int | tuple[int, ...] | None = None
+                 ) -> np.ndarray:
+    """The adjoint of a sum (``divide=False``) or a mean (``divide=True``): spread ``g`` over ``like``'s shape; for
+    a reduction along ``axis``, ``g`` lacks those axes: they are put back (size 1) first, and a mean divides by the
+    number of values each output averaged (the product of their sizes)."""
     like = np.asarray(like)
+    if axis is not None:
+        g = np.expand_dims(g, axis)  # negative axes count from the end of like's shape: g gets like's rank
     out = np.broadcast_to(g, like.shape).astype(np.float64)
-    return out / max(like.size, 1) if divide else out
+    if not divide:
+        return out
+    n = like.size if axis is None else math.prod(like.shape[a] for a in _axes(axis))
+    return out / max(n, 1)
+
+
+def _axes(axis: int | tuple[int, ...]) -> tuple[int, ...]:
+    return axis if isinstance(axis, tuple) else (axis,)
 
 
 def _matmul_grad(g: Any, a: Any, b: Any, *, wrt: int) -> np.ndarray:
@@ -167,6 +191,23 @@ def _elementwise(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Sha
 
 def _scalar(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
     return ()
+
+
+def _reduced(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    """A sum or mean: () for every axis; along ``axis``, the input's shape without those axes (TensorFlow and PyTorch
+    refuse an axis past the rank, and one named twice, as this does; a single number has no axis)."""
+    shape, axis = shapes[0], attrs.get("axis")
+    if axis is None:
+        return ()
+    if shape is None:
+        return None
+    rank = len(shape)
+    if any(not -rank <= a < rank for a in _axes(axis)):
+        raise ShapeError(say(AXIS_OUT_OF_RANGE, op=op, axis=axis, shape=shape))
+    kept = {a % rank for a in _axes(axis)}
+    if len(kept) != len(_axes(axis)):
+        raise ShapeError(say(AXIS_TWICE, op=op, axis=axis, shape=shape))
+    return tuple(d for k, d in enumerate(shape) if k not in kept)
 
 
 def _like_first(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
@@ -290,6 +331,9 @@ def register(op: Op) -> Op:
     spelling included: the Tensor classes of both engines get its operator methods."""
     if not op.name.isidentifier():
         raise ValueError(say(NOT_IDENTIFIER, name=op.name))
+    for attr in op.attrs:  # every attribute has one reader, so both engines check it the same way
+        if attr not in ATTRIBUTES:
+            raise ValueError(say(UNKNOWN_ATTRIBUTE, name=op.name, attr=attr))
     if op.name in OPS:
         _uninstall(OPS[op.name])
     OPS[op.name] = op
@@ -338,9 +382,9 @@ def _install(cls: type, apply: Callable[..., Any], op: Op) -> None:
         not_a_number, other_way_round = s.number_only
 
         def method(self: Any, p: Any) -> Any:
-            if isinstance(p, cls) or not np.isscalar(p):
+            if hasattr(p, "__array_priority__") and not isinstance(p, np.generic):  # a tensor of either engine
                 raise TypeError(say(not_a_number))
-            return apply(name, self, **{attr: float(p)})
+            return apply(name, self, **{attr: p})  # apply reads p (ATTRIBUTES): text, True, 10**400 refused
 
         def reflected(self: Any, other: Any) -> Any:
             raise TypeError(say(other_way_round))
@@ -417,37 +461,6 @@ def functions(arity: int | None = None) -> list[str]:
     return [o.name for o in OPS.values() if o.role == "function" and (arity is None or o.arity == arity)]
 
 
-def as_array(value: Any, what: str, **names: Any) -> np.ndarray:
-    """``value`` as a float64 array, or a TypeError saying what ``what`` needed: ``None``, text and objects are
-    never numbers (numpy would turn ``None`` into nan without a word). ``what`` is shown as it is (``"constant"``,
-    code), or is an :class:`~course_lib.i18n.Lazy` message, translated and its ``{placeholders}`` filled with
-    ``names`` only when the value is refused (this runs for every tensor).
-
-    >>> as_array([1, 2], "a feed")
-    array([1., 2.])
-    >>> as_array(None, "constant")
-    Traceback (most recent call last):
-    ...
-    TypeError: constant needs a number or an array of numbers, got None
-    """
-    if type(value) is float or type(value) is int:  # the common case, kept fast
-        return np.array(value, dtype=np.float64)
-    kind = getattr(getattr(value, "dtype", None), "kind", None)
-    if kind is None:
-        try:
-            kind = np.asarray(value).dtype.kind
-        except (TypeError, ValueError):  # ragged lists
-            kind = "O"
-    if kind not in "biuf":
-        raise TypeError(say(NOT_NUMBERS, what=str(what).format(**names) if names else str(what), got=_describe(value)))
-    return np.asarray(value, dtype=np.float64)
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else say(A_KIND, kind=type(value).__name__)
-
-
 def _pow(a: Any, *, p: float) -> np.ndarray:
     return np.power(a, p)
 
@@ -471,9 +484,13 @@ def _sum_to_grad(o: Any, g: Any, x: Any, like: Any, y: Any) -> tuple[Any, None]:
     return o.expand_like(g, x), None
 
 
-def _expand_like_grad(o: Any, g: Any, x: Any, like: Any, y: Any, *, divide: bool = False) -> tuple[Any, None]:
+def _expand_like_grad(o: Any, g: Any, x: Any, like: Any, y: Any, *, divide: bool = False,
+                      axis: int | tuple[int, ...] | None = None) -> tuple[Any, None]:
     """``expand_like(x, like)`` spreads x over like's shape (divided by its size n for a mean); its adjoint sums
-    ``g`` back to x's shape (and divides by n, written with table ops as ``sum(ones_like(like))``)."""
+    ``g`` back to x's shape (and divides by n, written with table ops as ``sum(ones_like(like))``). Along ``axis``
+    it put back the axes a reduction took: its adjoint is that reduction again, ``sum`` (or ``mean``: the 1/n)."""
+    if axis is not None:
+        return (o.mean(g, axis=axis) if divide else o.sum(g, axis=axis)), None
     back = o.sum_to(g, x)
     return (back / o.sum(o.ones_like(like)) if divide else back), None
 
@@ -525,10 +542,11 @@ for _op in (
     #                                                                  dσ = σ(1-σ) dx
     Op("sigmoid", 1, lambda a: 1.0 / (1.0 + np.exp(-a)), lambda o, g, x, y: (g * (y * (1.0 - y)),),
        lambda a: 1.0 / (1.0 + math.exp(-a)), tf="sigmoid", torch="sigmoid"),
-    Op("sum", 1, _f64(np.sum), lambda o, g, x, y: (o.expand_like(g, x, divide=False),), float, _scalar,
-       tf="reduce_sum", torch="sum"),
-    Op("mean", 1, _f64(np.mean), lambda o, g, x, y: (o.expand_like(g, x, divide=True),), float, _scalar,
-       tf="reduce_mean", torch="mean"),
+    #                                                                  along axis (None: every axis)
+    Op("sum", 1, _f64(np.sum), lambda o, g, x, y, *, axis=None: (o.expand_like(g, x, axis=axis),),
+       lambda a, *, axis=None: a, _reduced, attrs=("axis",), check_shapes=True, tf="reduce_sum", torch="sum"),
+    Op("mean", 1, _f64(np.mean), lambda o, g, x, y, *, axis=None: (o.expand_like(g, x, divide=True, axis=axis),),
+       lambda a, *, axis=None: a, _reduced, attrs=("axis",), check_shapes=True, tf="reduce_mean", torch="mean"),
     # matmul: a function (ops.matmul) and an operator (@); d(a@b) = da b + a db
     Op("matmul", 2, np.matmul,
        lambda o, g, a, b, y: (o.matmul_grad(g, a, b, wrt=0), o.matmul_grad(g, a, b, wrt=1)),
@@ -543,10 +561,15 @@ for _op in (
        spelling=Spelling(">=", ast.GtE, "__ge__")),
     Op("less_equal", 2, _f64(np.less_equal), None, lambda a, b: float(a <= b), role="comparison",
        spelling=Spelling("<=", ast.LtE, "__le__")),
+    # == and != element by element, as PyTorch and TensorFlow 2 (TF1's graph-mode == compared objects: False)
+    Op("equal", 2, _f64(np.equal), None, lambda a, b: float(a == b), role="comparison",
+       spelling=Spelling("==", ast.Eq, "__eq__")),
+    Op("not_equal", 2, _f64(np.not_equal), None, lambda a, b: float(a != b), role="comparison",
+       spelling=Spelling("!=", ast.NotEq, "__ne__")),
     # helpers that gradient rules create; their own rules make gradients of gradients work (with broadcasting)
     Op("sum_to", 2, sum_to, _sum_to_grad, lambda g, like: g, _like_last, role="helper"),
-    Op("expand_like", 2, _expand_like, _expand_like_grad, lambda g, like, *, divide=False: g, _like_last,
-       role="helper", attrs=("divide",)),
+    Op("expand_like", 2, _expand_like, _expand_like_grad, lambda g, like, *, divide=False, axis=None: g, _like_last,
+       role="helper", attrs=("divide", "axis")),
     Op("matmul_grad", 3, _matmul_grad, _matmul_grad_grad, shape=_matmul_grad_shape, role="helper", attrs=("wrt",)),
     Op("ones_like", 1, lambda a: np.ones_like(a, dtype=np.float64), None, lambda a: 1.0, _like_first,
        role="helper"),
