@@ -54,7 +54,7 @@ ABOVE, BELOW, NOT_A_NUMBER, NOT_FINITE, NOT_WHOLE = (_id(n) for n in ("ABOVE", "
                                                                      "NOT_WHOLE"))
 TOO_LARGE, CLIPPED = _id("TOO_LARGE"), _id("CLIPPED")
 NOT_A_NUMBER_INPUT, NOT_FINITE_INPUT = _id("NOT_A_NUMBER_INPUT"), _id("NOT_FINITE_INPUT")
-NO_SUCH_STEP = _id("NO_SUCH_STEP", stepping)
+NO_SUCH_STEP, OFF_STEP = _id("NO_SUCH_STEP", stepping), _id("OFF_STEP", stepping)
 
 
 def words(widget: Any) -> str:
@@ -103,6 +103,9 @@ READS = [
     Read("numpy uint8", np.uint8(2), R, 2.0, None),
     Read("numpy float32", np.float32(0.5), R, 0.5, None),
     Read("numpy int64 at its largest", np.int64(2**63 - 1), R, 3.0, ABOVE),
+    Read("0-d numpy array", np.array(2.0), R, 2.0, None),
+    Read("0-d numpy array of a bool", np.array(True), R, 1.0, NOT_A_NUMBER),
+    Read("numpy array of one number", np.array([2.0]), R, 1.0, NOT_A_NUMBER),
     Read("fraction", Fraction(1, 2), R, 0.5, None),
     Read("decimal", Decimal("0.5"), R, 0.5, None),
     Read("decimal past a float", Decimal("1e400"), R, 3.0, ABOVE),
@@ -336,7 +339,8 @@ def test_a_bad_value_given_later_is_refused_or_brought_into_range_and_the_widget
 INTERVALS = [  # interval -> (the message id, or "" for none; the interval used)
     (0, BELOW, 200), (-5, BELOW, 200), (100, BELOW, 200), (5000, ABOVE, 3000), (HUGE, ABOVE, 3000),
     (-HUGER, BELOW, 200), (NAN, NOT_FINITE, 900), (INF, NOT_FINITE, 900), ("fast", NOT_A_NUMBER, 900),
-    (None, NOT_A_NUMBER, 900), (True, NOT_A_NUMBER, 900), (250.5, NOT_WHOLE, 250),
+    (None, NOT_A_NUMBER, 900), (True, NOT_A_NUMBER, 900), (250.5, OFF_STEP, 300), (1234, OFF_STEP, 1200),
+    (1250, OFF_STEP, 1300),
     (200, "", 200), (3000, "", 3000), (np.int64(500), "", 500), (1500.0, "", 1500),
 ]
 
@@ -348,7 +352,8 @@ def test_a_play_interval_is_read_in_the_speed_sliders_range(make: Any, interval:
     w = make(interval=interval) if make is not stepper else Stepper(TRACE, interval=interval)
     assert (said in said_ids(w)) if said else said_ids(w) == []
     c = w.controls
-    assert c.play.interval == used and c.speed.value == used  # Play and the speed slider agree: nothing clipped
+    # Play and the speed slider agree, on one of the slider's steps: the browser has nothing to clip or snap
+    assert c.play.interval == used and c.speed.value == used and (used - c.speed.min) % c.speed.step == 0
     assert (c.speed.min, c.speed.max) == (200, 3000)
     w.go(2)  # the widget steps; the interval's problem, an argument problem, stays in the box
     assert w.step == 2 and said_ids(w) == ([said] if said else [])

@@ -30,22 +30,32 @@ from .base import CourseWidget, Sizes, guarded
 from .base import ipywidgets as W
 from .inputs import out_of_range, read_number, shown
 
-__all__ = ["INTERVAL", "NO_SUCH_STEP", "SPEED_MAX", "SPEED_MIN", "Controls", "SteppingWidget", "read_interval"]
+__all__ = ["INTERVAL", "NO_SUCH_STEP", "OFF_STEP", "SPEED_MAX", "SPEED_MIN", "SPEED_STEP", "Controls", "SteppingWidget",
+           "read_interval"]
 
 NO_SUCH_STEP = N_("There are steps 0 to {n}; step {k} does not exist, so this shows step {shown}.")
 
-#: the speed slider's range (ms per step): Play's interval is read within it
-SPEED_MIN, SPEED_MAX = 200, 3000
+#: the speed slider's range and step (ms per step): Play's interval is read within it, on a step of the slider
+SPEED_MIN, SPEED_MAX, SPEED_STEP = 200, 3000, 100
 INTERVAL = 900  # the default pause between steps
+OFF_STEP = N_("interval={shown} is not a multiple of {step} ms, the steps of the speed slider: the widget uses "
+              "{used} (pass one of {low}, {next}, ... {high}).")
 
 
 def read_interval(interval: Any) -> tuple[int, str]:
-    """The pause between steps (ms) as the speed slider can hold it: ``(interval, problem)``.
+    """The pause between steps (ms) as the speed slider can hold it: ``(interval, problem)``. Read by the one
+    number reader in ``SPEED_MIN..SPEED_MAX``, then put on the slider's nearest step: a slider shows only its steps,
+    and Play, jslinked to it, must run at the pause the slider shows.
 
-    >>> read_interval(900), read_interval(0)[0], read_interval("fast")[0]
-    ((900, ''), 200, 900)
+    >>> read_interval(900), read_interval(0)[0], read_interval("fast")[0], read_interval(1234)[0]
+    ((900, ''), 200, 900, 1200)
     """
-    return read_number(interval, "interval", INTERVAL, whole=True, low=SPEED_MIN, high=SPEED_MAX)
+    got, problem = read_number(interval, "interval", INTERVAL, whole=True, low=SPEED_MIN, high=SPEED_MAX)
+    on_step = SPEED_MIN + (got - SPEED_MIN + SPEED_STEP // 2) // SPEED_STEP * SPEED_STEP  # half a step: up
+    if on_step != got:  # a number in the range (the ends and the default are steps): this says what is used
+        problem = say(OFF_STEP, shown=shown(interval), step=SPEED_STEP, used=on_step, low=SPEED_MIN,
+                      next=SPEED_MIN + SPEED_STEP, high=SPEED_MAX)
+    return on_step, problem
 
 
 class Controls:
@@ -63,7 +73,8 @@ class Controls:
                                   style={"description_width": "3.5em"})
         self.prev = W.Button(description=_("◀ Previous"), tooltip=_("one step back"), layout=big, style=bstyle)
         self.next = W.Button(description=_("Next ▶"), tooltip=_("one step forward"), layout=big, style=bstyle)
-        self.speed = W.IntSlider(value=interval, min=SPEED_MIN, max=SPEED_MAX, step=100, description=_("ms per step"),
+        self.speed = W.IntSlider(value=interval, min=SPEED_MIN, max=SPEED_MAX, step=SPEED_STEP,
+                                 description=_("ms per step"),
                                  layout=W.Layout(width="min(100%, 300px)", height="40px"),
                                  style={"description_width": "initial"})  # its words, in any language
         self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed
