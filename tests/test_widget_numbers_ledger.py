@@ -193,12 +193,31 @@ ARGS = [
 ]
 
 
+def _works(w: Any) -> bool:
+    """A good input after the bad argument: the widget takes it (one per kind of widget)."""
+    if isinstance(w, SessionExplorer):
+        w.set_fetch("y")
+        return _feed_good(w)
+    if isinstance(w, PaddingExplorer):
+        return _pad_good(w)
+    if isinstance(w, CompileExplorer):
+        return _run_good(w)
+    if isinstance(w, BatchingExplorer):
+        w.n_trees.value = 3
+        return w.counts is not None and w.counts.trees == 3
+    if isinstance(w, ControlFlowExplorer):
+        return _cf_good(w)
+    w.set_text("zz * 3")
+    return said_ids(w) == [] and _table(w)["f"] == ("3", "3")
+
+
 @pytest.mark.parametrize("row", ARGS, ids=[r.case for r in ARGS])
 def test_a_widget_argument_is_read_by_the_one_reader(row: Arg) -> None:
     w = row.make(**row.kw)
     assert (row.said in said_ids(w)) if row.said else words(w) == ""
     assert row.holds(w) and repr(w)
     assert "isfinite" not in words(w) and "Error" not in words(w)
+    assert _works(w)
 
 
 # ------------------------------------------------------------------------------------- 3. values given later
