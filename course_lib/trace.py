@@ -28,7 +28,7 @@ from . import dynamic as dy
 from . import graph as ir
 from . import static as st
 from .graph import short_value
-from .i18n import N_, say
+from .i18n import N_, Plural, Said, get_language, number, said_by, say
 from .i18n import gettext as _
 
 STYLES = ("define-then-run", "define-by-run")
@@ -40,6 +40,44 @@ STYLE_NAMES = {"define-then-run": N_("define-then-run"), "define-by-run": N_("de
 def style_name(style: str) -> str:
     """A style in words of the language of the moment: ``define-then-run`` (French ``définir-puis-exécuter``)."""
     return _(STYLE_NAMES[style])
+
+
+def value_text(v: Any, digits: int = 4) -> str:
+    """A value as a drawing or a step shows it, in the language of the moment: a scalar with ``digits``
+    significant digits, a small array its numbers, a bigger one its shape. English: exactly
+    :func:`course_lib.graph.short_value`; French: decimal commas (:func:`course_lib.i18n.number`), so the numbers of
+    an array are separated by `` ; `` (``[0,5 ; 1]``), as French writes a list of decimals.
+
+    >>> from course_lib.i18n import set_language
+    >>> set_language("fr"); value_text(0.49534), value_text([0.5, 1.0]), value_text(np.zeros((3, 2)))
+    ('0,4953', '[0,5 ; 1]', '[3x2]')
+    >>> set_language("en"); value_text(0.49534), value_text([0.5, 1.0])
+    ('0.4953', '[0.5, 1]')
+    """
+    if get_language() != "fr":
+        return short_value(v, digits)
+    a = np.asarray(v)
+    if a.ndim == 0:
+        return number(float(a), digits)
+    if a.size <= 3:
+        return "[" + " ; ".join(number(float(x), digits - 1) for x in a.ravel()) + "]"
+    return short_value(a, digits)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A value inside an event's words: ``prefix`` then the value, written when the words are shown, so a step
+    recorded in English reads ``→ 0,4953`` after ``set_language("fr")`` (``str``), and :attr:`Event.text` keeps
+    the English ``→ 0.4953`` (:meth:`english`)."""
+
+    prefix: str
+    value: Any
+
+    def __str__(self) -> str:
+        return self.prefix + value_text(self.value)
+
+    def english(self) -> str:
+        return self.prefix + short_value(self.value)
 
 
 @dataclass(frozen=True)
@@ -55,21 +93,23 @@ class Event:
     value: np.ndarray | None
     line: int | None  # 1-based line of Trace.source
     message: str = ""  # the message id of ``text`` ("" for a hand-made event: ``text`` is shown as it is)
-    args: tuple[tuple[str, str], ...] = ()  # (placeholder, value) pairs of the message
+    args: tuple[tuple[str, str | Shown], ...] = ()  # (placeholder, value) pairs of the message
 
     def said(self) -> str:
-        """The event in the current language (the message translated, then its values filled in)."""
-        return _(self.message).format(**dict(self.args)) if self.message else self.text
+        """The event in the current language (the message translated, then its values filled in, numbers with a
+        decimal comma in French)."""
+        return _(self.message).format(**{k: str(v) for k, v in self.args}) if self.message else self.text
 
 
 def _event(kind: str, phase: str, node_id: int | None, message: str, value: Any, line: int | None, /,
-           **args: str) -> Event:
+           **args: str | Shown) -> Event:
     """An event whose English text is ``message`` filled with ``args`` (both kept, for :meth:`Event.said`)."""
-    return Event(kind, phase, node_id, message.format(**args), value, line, message, tuple(args.items()))
+    text = message.format(**{k: v.english() if isinstance(v, Shown) else v for k, v in args.items()})
+    return Event(kind, phase, node_id, text, value, line, message, tuple(args.items()))
 
 
 # the words of the events (message ids: English, translated by Event.said when shown); {node} is "x → 3" or
-# "mul = mul(x, w) → 6", code-like, the same in every language
+# "mul = mul(x, w) → 6": code, the same in every language, but for the value (French "→ 0,5": see Shown)
 _DEFINE = {  # (kind, is a gradient node) -> the build event
     ("input", False): N_("define placeholder {node} (no value yet)"),
     ("constant", False): N_("define constant {node} (no value yet)"),
@@ -94,6 +134,40 @@ _BACKWARD = N_("backward: d{output}/d{node} = {value}")
 UNKNOWN_STYLE = N_("unknown style {style!r}; use one of {styles}")
 NO_VALUE_GIVEN = N_("no value given for {missing}: pass {example}")  # example: code, inputs={x, w...}
 STEP_OUTSIDE = N_("step {step} is outside 0..{last}")
+# what record() refuses before running anything ({value}: a short repr; {name}: the program's name)
+NOT_A_PROGRAM = N_("{value} (type {type}) is not a program: pass a function whose first parameter is the ops "
+                   "namespace, like def f(ops, x): return ops.sin(x), or a parsed expression, expr.parse('sin(x)')")
+A_CLASS = N_("{name} is a class, not a program: pass a function whose first parameter is the ops namespace, like "
+             "def f(ops, x): return ops.sin(x)")
+NO_SIGNATURE = N_("cannot read the parameters of {name}: pass a function written with def or lambda, like "
+                  "def f(ops, x): return ops.sin(x)")
+BAD_SIGNATURE = N_("the program {name}{signature} cannot be called as {name}(ops, x=...): its first parameter "
+                   "receives the ops namespace and every other one is an input named in inputs; write it like "
+                   "def f(ops, x): return ops.sin(x)")
+GENERATOR = N_("the program {name} uses yield, so calling it runs none of its lines: write a plain def that returns "
+               "its result, like return ops.sin(x)")
+COROUTINE = N_("the program {name} is written with async def, so calling it runs none of its lines: write a plain "
+               "def that returns its result, like return ops.sin(x)")
+INPUTS_NOT_A_DICT = N_("inputs must be a dict of input name -> number, like {example}; got {value} (type {type})")
+NOT_AN_INPUT = Plural("{extra} is not an input of the program {name}, which takes ({names})",
+                      "{extra} are not inputs of the program {name}, which takes ({names})")
+FIRST_IS_OPS = N_("{first} is the first parameter of the program {name}, so it receives the ops namespace, not an "
+                  "input: give the program the parameters (ops, {first}) and use ops.sin(...) inside, like "
+                  "def f(ops, x): return ops.sin(x)")
+BAD_INPUT_VALUE = N_("inputs[{key!r}] = {value} is not a number: pass a number or a list of numbers, like "
+                     "inputs[{key!r}] = 0.5")
+# what record() says when the program ran but did not give a result it can step through
+RETURNED_NOTHING = N_("the program {name} returned None: end it with return and its result, like return ops.sin(x)")
+NOT_A_RESULT = N_("the program {name} returned {value} (type {type}), which is neither a tensor nor a number: return "
+                  "the result of an op, like return ops.sin(x)")
+OTHER_ENGINE = N_("the program {name} returned a tensor of the other engine ({engine}) while recorded {style}: "
+                  "build every value with the ops namespace it is given (ops.sin(x)), never with st or dy directly")
+OPS_AS_VALUE = N_("the program {name} used the ops namespace as a number ({text}): its first parameter, {first}, "
+                  "receives ops; give it the parameters (ops, {first}) and call ops.sin(...) inside, like "
+                  "def f(ops, x): return ops.sin(x)")
+# an error raised inside the program (Python's words in {text}): added to the error, which keeps its type
+PROGRAM_RAISED = N_("{error} on line {line} of the program {name}: {text}; fix that line, then record it again")
+PROGRAM_RAISED_SOMEWHERE = N_("{error} inside the program {name}: {text}; fix the program, then record it again")
 
 
 @dataclass(frozen=True)
@@ -138,9 +212,7 @@ class Trace:
         """
         if not 0 <= step <= len(self.events):
             raise IndexError(say(STEP_OUTSIDE, step=step, last=len(self.events)))
-        if self._index is None:
-            self._index = self._build_index()
-        first, runs, grads = self._index
+        first, runs, grads, _steps = self._built_index()
         hidden = NodeState("hidden", None, None)
         out: dict[int, NodeState] = {}
         for n in self.graph.nodes:
@@ -157,19 +229,48 @@ class Trace:
             out[self.events[step - 1].node_id] = NodeState("running", s.value, s.grad)
         return out
 
-    def _build_index(self) -> tuple[dict[int, int], dict[int, list[Any]], dict[int, list[Any]]]:
-        first: dict[int, int] = {}
-        runs: dict[int, list[Any]] = {}
-        grads: dict[int, list[Any]] = {}
-        for k, e in enumerate(self.events, start=1):
-            if e.node_id is None:
-                continue
-            first.setdefault(e.node_id, k)
-            if e.kind == "run":
-                runs.setdefault(e.node_id, []).append((k, e.value))
-            elif e.kind == "backward":
-                grads.setdefault(e.node_id, []).append((k, e.value))
-        return first, runs, grads
+    def _built_index(self) -> tuple[dict[int, int], dict[int, list[Any]], dict[int, list[Any]], dict[int, list[int]]]:
+        """Per node: the step of its first event, its (step, value) runs and gradients, the steps of its events."""
+        if self._index is None:
+            first: dict[int, int] = {}
+            runs: dict[int, list[Any]] = {}
+            grads: dict[int, list[Any]] = {}
+            steps: dict[int, list[int]] = {}
+            for k, e in enumerate(self.events, start=1):
+                if e.node_id is None:
+                    continue
+                first.setdefault(e.node_id, k)
+                steps.setdefault(e.node_id, []).append(k)
+                if e.kind == "run":
+                    runs.setdefault(e.node_id, []).append((k, e.value))
+                elif e.kind == "backward":
+                    grads.setdefault(e.node_id, []).append((k, e.value))
+            self._index = first, runs, grads, steps
+        return self._index
+
+    def distinct_states(self) -> list[dict[int, NodeState]]:
+        """Every state each node is in over the whole trace, in as few mappings as that takes: the k-th mapping
+        holds each node's k-th state in time order (its last one when it has fewer), the first one every node
+        hidden. What a drawing reserves room for, instead of the ``len + 1`` states of :meth:`state`: each node goes
+        hidden, then at each of its own events running and then settled, so this costs O(events + nodes · depth)
+        (depth: the most events of one node, 2 in a course trace) where all the step states cost O(events · nodes).
+
+        >>> from course_lib import programs
+        >>> t = record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0})
+        >>> every = t.distinct_states()
+        >>> len(every), [s.status for s in (m[t.output.id] for m in every)]
+        (5, ['hidden', 'running', 'done', 'running', 'done'])
+        """
+        _first, runs, grads, steps = self._built_index()
+        histories: dict[int, list[NodeState]] = {}
+        for n in self.graph.nodes:
+            history = histories[n.id] = [NodeState("hidden", None, None)]
+            for k in steps.get(n.id, ()):
+                value, grad = _last(runs.get(n.id), k), _last(grads.get(n.id), k)
+                ran = n.id in runs and runs[n.id][0][0] <= k
+                history += [NodeState("running", value, grad), NodeState("done" if ran else "defined", value, grad)]
+        depth = max((len(h) for h in histories.values()), default=1)
+        return [{nid: h[min(k, len(h) - 1)] for nid, h in histories.items()} for k in range(depth)]
 
     def final_state(self) -> dict[int, NodeState]:
         """The state after the last event with nothing left "running": the finished picture an explorer draws.
@@ -179,7 +280,7 @@ class Trace:
         out = self.state(len(self.events))
         for nid, s in out.items():
             if s.status == "running":
-                out[nid] = NodeState("done" if self._index[1].get(nid) else "defined", s.value, s.grad)
+                out[nid] = NodeState("done" if self._built_index()[1].get(nid) else "defined", s.value, s.grad)
         return out
 
     def event_at(self, step: int) -> Event | None:
@@ -261,8 +362,128 @@ def input_names(program: Callable[..., Any]) -> list[str]:
     """
     if hasattr(program, "variables"):
         return list(program.variables)
-    params = list(inspect.signature(program).parameters.values())[1:]
+    params = list(_parameters(program).values())[1:]
     return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def program_name(program: Any) -> str:
+    """What the course calls a program in its messages: its ``__name__``, an expression's text, else its repr."""
+    name = getattr(program, "__name__", None) or getattr(program, "text", None)
+    return name if isinstance(name, str) else f"{program!r:.40}"
+
+
+def _parameters(program: Any) -> Any:
+    try:
+        return inspect.signature(program).parameters
+    except (TypeError, ValueError) as exc:  # a builtin without a signature, a mock...
+        raise TypeError(say(NO_SIGNATURE, name=program_name(program))) from exc
+
+
+def check_program(program: Any) -> list[str]:
+    """Refuse what is not a program, before running anything; returns its input names (:func:`input_names`).
+
+    A program is ``program(ops, **inputs)``: a function (or a callable object, a bound method) whose first
+    positional parameter receives the ops namespace and whose other parameters are the inputs, by name; or a
+    parsed ``expr.Expression``. Refused, with a message that names what was passed and what to pass: anything not
+    callable, a class, a function without a readable signature or without a first positional parameter, an input
+    that cannot be given by name, a generator or ``async`` function (calling it runs none of its lines).
+
+    >>> check_program(lambda ops, x, w: x * w)
+    ['x', 'w']
+    >>> check_program(3.0)
+    Traceback (most recent call last):
+    TypeError: 3.0 (type float) is not a program: pass a function whose first parameter is the ops namespace, like \
+def f(ops, x): return ops.sin(x), or a parsed expression, expr.parse('sin(x)')
+    """
+    if hasattr(program, "source") and hasattr(program, "variables"):  # an expr.Expression
+        return input_names(program)
+    name = program_name(program)
+    if isinstance(program, type):
+        raise TypeError(say(A_CLASS, name=name))
+    if not callable(program) or inspect.isbuiltin(program):  # a builtin (math.sin) cannot take the ops namespace
+        raise TypeError(say(NOT_A_PROGRAM, value=f"{program!r:.40}", type=type(program).__name__))
+    fn = getattr(program, "__func__", program)
+    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+        raise TypeError(say(GENERATOR, name=name))
+    if inspect.iscoroutinefunction(fn):
+        raise TypeError(say(COROUTINE, name=name))
+    params = list(_parameters(program).values())
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                  inspect.Parameter.VAR_POSITIONAL)
+    # an input after the first that only a position could give (``def f(ops, x, /)``): record names every input
+    unnamed = [p for p in params[1:] if p.kind == p.POSITIONAL_ONLY and p.default is p.empty]
+    if not params or params[0].kind not in positional or unnamed:
+        raise TypeError(say(BAD_SIGNATURE, name=name, signature=str(inspect.signature(program))))
+    return input_names(program)
+
+
+def _read_inputs(program: Any, names: list[str], inputs: Any) -> dict[str, Any]:
+    """The inputs as float64 numbers or arrays, every name the program takes and no other (course messages)."""
+    example = "{" + ", ".join(f"{n!r}: 0.5" for n in names or ["x"]) + "}"
+    if not isinstance(inputs, dict):
+        raise TypeError(say(INPUTS_NOT_A_DICT, example=example, value=f"{inputs!r:.40}", type=type(inputs).__name__))
+    name = program_name(program)
+    first = next(iter(_parameters(program)), None) if not hasattr(program, "variables") else None
+    if first is not None and first in inputs and first not in names:
+        raise ValueError(say(FIRST_IS_OPS, first=first, name=name))
+    extra = [repr(k) for k in inputs if k not in names]
+    if extra:
+        raise ValueError(say(NOT_AN_INPUT, extra=", ".join(extra), name=name, names=", ".join(names), n=len(extra)))
+    missing = [n for n in names if n not in inputs]
+    if missing:
+        raise ValueError(say(NO_VALUE_GIVEN, missing=", ".join(missing), example=f"inputs={{{', '.join(names)}...}}"))
+    out = {}
+    for key in names:
+        value = inputs[key]
+        try:  # None would become nan, True 1.0 and a huge int an object array: none of them is a number here
+            if value is None or isinstance(value, (bool, np.bool_, str, bytes)):
+                raise TypeError(key)
+            a = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise TypeError(say(BAD_INPUT_VALUE, key=key, value=f"{value!r:.40}")) from None
+        out[key] = float(a) if a.ndim == 0 else a
+    return out
+
+
+def _run(program: Any, ops: Any, args: dict[str, Any], code: Any, first: int) -> Any:
+    """``program(ops, **args)``; an error it raises in Python's words gets the course's words too (the error keeps
+    its type and traceback: ``said`` for widgets, a note under the traceback); a course error passes unchanged."""
+    try:
+        return program(ops, **args)
+    except Exception as exc:
+        if isinstance(said_by(exc), Said):
+            raise  # already a course message (the define-then-run `if`, an engine's refusal)
+        name, text = program_name(program), str(exc).splitlines()[0] if str(exc) else ""
+        params = list(_parameters(program)) if code is not None else []
+        if isinstance(exc, TypeError) and "'module'" in text and params:
+            exc.said = say(OPS_AS_VALUE, name=name, text=text, first=params[0])  # type: ignore[attr-defined]
+        else:
+            tb, line = exc.__traceback__, None
+            while tb is not None:
+                line = tb.tb_lineno - first + 1 if tb.tb_frame.f_code is code else line
+                tb = tb.tb_next
+            error = type(exc).__name__
+            exc.said = (say(PROGRAM_RAISED, error=error, line=line, name=name, text=text) if line is not None
+                        else say(PROGRAM_RAISED_SOMEWHERE, error=error, name=name, text=text))
+        exc.add_note(exc.said)  # type: ignore[attr-defined]
+        raise
+
+
+def _result(program: Any, out: Any, style: str) -> Any:
+    """The program's result if a trace can show it (a tensor of this style, or a plain number), else why not."""
+    mine, other = (dy.Tensor, st.Tensor) if style == "define-by-run" else (st.Tensor, dy.Tensor)
+    if isinstance(out, mine):
+        return out
+    name = program_name(program)
+    if out is None:
+        raise TypeError(say(RETURNED_NOTHING, name=name))
+    if isinstance(out, other):
+        raise TypeError(say(OTHER_ENGINE, name=name, engine=style_name(STYLES[style == "define-then-run"]),
+                            style=style_name(style)))
+    if isinstance(out, (bool, np.bool_)) or not isinstance(out, (int, float, np.number, np.ndarray)) or (
+            isinstance(out, np.ndarray) and out.dtype.kind not in "iuf"):
+        raise TypeError(say(NOT_A_RESULT, name=name, value=f"{out!r:.40}", type=type(out).__name__))
+    return out
 
 
 class _LineFinder:
@@ -290,10 +511,8 @@ def record(program: Callable[..., Any], style: str, inputs: dict[str, float], ba
     """
     if style not in STYLES:
         raise ValueError(say(UNKNOWN_STYLE, style=style, styles=", ".join(STYLES)))
-    names = input_names(program)
-    missing = [n for n in names if n not in inputs]
-    if missing:
-        raise ValueError(say(NO_VALUE_GIVEN, missing=", ".join(missing), example=f"inputs={{{', '.join(names)}...}}"))
+    names = check_program(program)
+    inputs = _read_inputs(program, names, inputs)
     source, first, code = program_source(program)
     where = _LineFinder(code, first)
     if style == "define-by-run":
@@ -301,12 +520,10 @@ def record(program: Callable[..., Any], style: str, inputs: dict[str, float], ba
     return _record_static(program, names, inputs, backward, source, where)
 
 
-def _describe(node: ir.Node, value: Any = None) -> str:
-    """``mul = mul(x, w) → 6`` for an op; ``x → 3`` for a leaf."""
-    shown = "" if value is None else f" → {short_value(value)}"
-    if node.kind != "op":
-        return f"{node.name}{shown}"
-    return f"{node.name} = {node.op}({', '.join(i.name for i in node.inputs)}){shown}"
+def _describe(node: ir.Node, value: Any = None) -> str | Shown:
+    """``mul = mul(x, w) → 6`` for an op; ``x → 3`` for a leaf (the value written when shown: :class:`Shown`)."""
+    code = node.name if node.kind != "op" else f"{node.name} = {node.op}({', '.join(i.name for i in node.inputs)})"
+    return code if value is None else Shown(code + " → ", value)
 
 
 def _record_dynamic(program: Callable[..., Any], names: list[str], inputs: dict[str, float], backward: bool,
@@ -318,8 +535,9 @@ def _record_dynamic(program: Callable[..., Any], names: list[str], inputs: dict[
 
     with dy.observe(on_create):
         args = {n: dy.Tensor(inputs[n], requires_grad=True, name=n) for n in names}
-        out = program(dy, **args)
-    out = out if isinstance(out, dy.Tensor) else dy.Tensor(out, name="output")
+        out = _result(program, _run(program, dy, args, where.code, where.first), "define-by-run")
+        # a plain number returned is the output's constant, created here so that it has its step as well
+        out = out if isinstance(out, dy.Tensor) else dy.Tensor(out, name="output")
     for t, line in created:
         t.line = line
     graph = out.graph()
@@ -335,7 +553,7 @@ def _record_dynamic(program: Callable[..., Any], names: list[str], inputs: dict[
         def on_grad(t: dy.Tensor, g: np.ndarray) -> None:
             node = graph.nodes[ids[t.id]]
             events.append(_event("backward", "backward", node.id, _BACKWARD, g, None, output=graph.outputs[0].name,
-                                 node=node.name, value=short_value(g)))
+                                 node=node.name, value=Shown("", g)))
 
         out.backward(on_grad=on_grad)
         for t in out.history():
@@ -352,7 +570,7 @@ def _record_static(program: Callable[..., Any], names: list[str], inputs: dict[s
     with g.as_default():
         g.observers.append(lambda node: lines.__setitem__(node.id, where()))
         xs = {n: st.placeholder(n, shape=np.shape(inputs[n])) for n in names}
-        out = program(st, **xs)
+        out = _result(program, _run(program, st, xs, where.code, where.first), "define-then-run")
         out = out if isinstance(out, st.Tensor) else st.constant(out, name="output")
         # one entry per input, None where there is no gradient (all None when none is asked for)
         grads = st.gradients(out, list(xs.values())) if backward and out.shape == () else [None] * len(xs)

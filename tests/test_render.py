@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from course_lib import render
+from course_lib import render, trace
 from course_lib.graph import Graph
 from course_lib.i18n import message_of
 from course_lib.render import layout, plan, theme
@@ -92,27 +92,6 @@ def layered(n: int) -> Graph:
     return g
 
 
-@dataclass
-class HandTrace:
-    """A trace built by hand: events make nodes appear (defined), then run (done with a value)."""
-
-    graph: Graph
-    plan: list[tuple[int, str, float | None]]  # (node id, "define" | "run", value)
-    style: str = "define-then-run"
-
-    def __len__(self) -> int:
-        return len(self.plan)
-
-    def state(self, step: int) -> dict:
-        st = {n.id: ("hidden", None) for n in self.graph.nodes}
-        for nid, kind, value in self.plan[:step]:
-            st[nid] = ("done", value) if kind == "run" else ("defined", None)
-        if step:
-            nid = self.plan[step - 1][0]
-            st[nid] = ("running", st[nid][1])
-        return {k: _NS(s, v, None) for k, (s, v) in st.items()}
-
-
 @dataclass(frozen=True)
 class _NS:
     status: str
@@ -120,9 +99,11 @@ class _NS:
     grad: float | None
 
 
-def hand_trace(g: Graph) -> HandTrace:
-    plan = [(n.id, "define", None) for n in g.nodes] + [(n.id, "run", float(n.id) / 3) for n in g.nodes]
-    return HandTrace(g, plan)
+def hand_trace(g: Graph) -> trace.Trace:
+    """A trace made by hand (no program): every node defined, then every node run, with the value id / 3."""
+    events = [trace.Event("define", "build", n.id, f"define {n.name}", None, None) for n in g.nodes]
+    events += [trace.Event("run", "run", n.id, f"run {n.name}", float(n.id) / 3, None) for n in g.nodes]
+    return trace.Trace("define-then-run", g, events, [])
 
 
 # ---------------------------------------------------------------------------------------------------- determinism

@@ -109,9 +109,17 @@ def laid_out(graph: Graph, state: Any = None, values: Mapping[int, Any] | None =
 
 @dataclass
 class Frames:
-    """Every step of a trace drawn at the positions of one layout: ``frames.svg(k)`` after the first k events.
+    """Every step of a trace (a :class:`course_lib.trace.Trace`) drawn at the positions of one layout:
+    ``frames.svg(k)`` after the first k events.
 
-    >>> # frames = Frames(trace); frames.svg(0); frames.svg(len(frames) - 1)
+    Building it is linear in the trace's length: the layout reserves room for each node's own states
+    (``Trace.distinct_states``), not for every step's state of every node, and a step's state is computed when its
+    frame is drawn.
+
+    >>> from course_lib import programs, trace
+    >>> frames = Frames(trace.record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0}))
+    >>> len(frames), frames.svg(0).count('class="node '), frames.svg(len(frames) - 1).count('class="node ')
+    (12, 0, 6)
     """
 
     trace: Any
@@ -120,22 +128,20 @@ class Frames:
     collapse: Any = None
     prefix: str | None = None
     max_height: str | None = None  # CSS: every frame scales down to this height (see svg_root)
-    states: list[Any] = field(init=False)
     layout: Layout = field(init=False)
 
     def __post_init__(self) -> None:
-        n = len(self.trace)
-        self.states = [self.trace.state(k) for k in range(n + 1)]
         self.layout = Layout(self.trace.graph, theme=self.theme, max_nodes=self.max_nodes, collapse=self.collapse,
-                             prefix=self.prefix, reserve=self.states,
+                             prefix=self.prefix, reserve=self.trace.distinct_states(),
                              grad_nodes=getattr(self.trace, "grad_nodes", None))
 
     def __len__(self) -> int:
-        return len(self.states)
+        return len(self.trace) + 1
 
     def svg(self, step: int) -> str:
-        step = min(max(int(step), 0), len(self.states) - 1)
-        return self.layout.svg(self.states[step], svg_id=f"{self.layout.prefix}-s{step}", max_height=self.max_height)
+        step = min(max(int(step), 0), len(self.trace))
+        return self.layout.svg(self.trace.state(step), svg_id=f"{self.layout.prefix}-s{step}",
+                               max_height=self.max_height)
 
 
 def node_boxes(svg: str) -> dict[str, str]:

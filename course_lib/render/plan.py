@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Graph, Node, short_value
-from ..i18n import N_, Plural, number, say
+from ..graph import Graph, Node
+from ..i18n import N_, Plural, get_language, number, say
 from ..i18n import gettext as _
+from ..trace import value_text
 from .theme import MARKS
 
 __all__ = ["BAD_COLLAPSE", "BAD_MAPPING", "BAD_STATE", "DEFAULT_MAX_NODES", "STATUSES", "Item", "Plan", "item_states",
@@ -75,7 +76,7 @@ def _title(node: Node) -> str:
     if node.kind == "constant" and node.value is not None:
         if np.size(node.value) == 0:  # e.g. TensorFlow's gradients/Shape of a scalar: a bare "[]" reads as nothing
             return clean(_("{name} = [] (empty)").format(name=last), TITLE_CHARS)
-        return short_value(node.value)
+        return value_text(node.value)
     if node.kind != "op":
         return clean(last, TITLE_CHARS)
     if last == node.op or re.fullmatch(re.escape(node.op) + r"_\d+", last):
@@ -316,11 +317,13 @@ def lines(item: Item, status: str, value: Any, grad: Any) -> tuple[str, ...]:
 
 
 def fmt(v: Any) -> str:
-    """A value as a label shows it (4 significant digits for a number)."""
+    """A value as a label shows it (4 significant digits for a number), in the language of the moment: French
+    writes a decimal comma (``= 0,4953``), as :func:`course_lib.trace.value_text` does for the step's words."""
     if type(v) is float or (type(v) is np.ndarray and v.ndim == 0):
-        return f"{float(v):.4g}"  # short_value's scalar format, without its array machinery (per-step hot path)
+        # short_value's scalar format, without its array machinery (per-step hot path)
+        return f"{float(v):.4g}" if get_language() != "fr" else number(float(v), 4)
     try:
-        return short_value(v)
+        return value_text(v)
     except (TypeError, ValueError):
         return str(v)[:12]
 

@@ -7,12 +7,11 @@ from typing import Any
 
 from .. import render
 from .. import trace as tr
-from ..i18n import N_, say
+from ..i18n import N_, message_of, said_by, say
 from ..i18n import gettext as _
 from .base import ipywidgets as W
 from .base import message_html, quietly
 from .html import esc
-from .inputs import INPUTS_UNREADABLE
 from .sizing import fit_height, share_width
 from .stepper import MAX_BYTES, Pane
 from .stepping import SteppingWidget
@@ -57,7 +56,13 @@ class SideBySide(SteppingWidget):
             self.children = [self.message]
             self.show_error(say(NOT_A_PROGRAM, type=type(program).__name__))
             return
-        problems = self._record(program, inputs, backward)
+        try:  # a class, a generator, a builtin, no parameter for ops...: said once, before recording anything
+            names = tr.check_program(program)
+        except TypeError as exc:
+            self.children = [self.message]
+            self.show_error(said_by(exc))
+            return
+        problems = self._record(program, names, inputs, backward)
         controls = self.start_clock(max((len(x) for x in self.traces.values()), default=0), interval)
         panes = self._panes(problems, max_bytes)
         self.show_problems(problems)
@@ -68,21 +73,22 @@ class SideBySide(SteppingWidget):
         self.children = [head, controls.main, self.message,
                          W.HBox(panes, layout=W.Layout(width="100%")), self.legend, controls.speed]
 
-    def _record(self, program: Callable[..., Any], inputs: dict[str, float] | None, backward: bool) -> list[str]:
+    def _record(self, program: Callable[..., Any], names: list[str], inputs: Any, backward: bool) -> list[str]:
         """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""
         problems = []
-        if inputs is None:
-            try:
-                inputs = {name: 1.0 for name in tr.input_names(program)}
-            except (TypeError, ValueError) as exc:
-                inputs = {}
-                problems.append(say(INPUTS_UNREADABLE, error=exc))
+        inputs = {name: 1.0 for name in names} if inputs is None else inputs
         for style in tr.STYLES:
             try:
-                self.traces[style] = quietly(tr.record, program, style, dict(inputs), backward=backward)
+                self.traces[style] = quietly(tr.record, program, style, inputs, backward=backward)
             except Exception as exc:  # noqa: BLE001 - shown in the widget: the failure is part of the lesson
                 self.failures[style] = exc
-                problems.append(f"{_(style)}: {type(exc).__name__}: {exc}")
+                # a course error of Python's kind (ValueError...) is its message; a course class (SymbolicBoolError)
+                # or Python's own error (NameError in the program) is named, it is part of what to learn
+                try:
+                    said, named = message_of(exc), type(exc).__module__ != "builtins"
+                except LookupError:
+                    said, named = str(exc), True
+                problems.append(f"{tr.style_name(style)}: " + (f"{type(exc).__name__}: {said}" if named else said))
         return problems
 
     def _panes(self, problems: list[str], max_bytes: int) -> list[Any]:
@@ -99,7 +105,7 @@ class SideBySide(SteppingWidget):
                 self.panes[style] = pane
                 boxes.append(W.VBox([pane.title, pane.graph, pane.text], layout=W.Layout(width="100%")))
             else:
-                why = next((p for p in problems if p.startswith(style)), style)
+                why = next((p for p in problems if p.startswith(tr.style_name(style) + ":")), style)
                 boxes.append(W.VBox([W.HTML(f'<div style="font-size:{self.sizes.title}px;font-weight:bold">'
                                             f"{esc(_(SHORT_TITLES[style]))}</div>"
                                             + message_html(why, "error", self.theme))],

@@ -12,7 +12,7 @@ import itertools
 from typing import Any
 
 from .. import render
-from ..i18n import N_, say
+from ..i18n import N_, number, say
 from ..i18n import gettext as _
 from ..trace import Trace
 from .base import Sizes
@@ -65,7 +65,7 @@ def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True)
     event = tr.event_at(step)
     said = event.said() if event else _("press ▶ Play or Next, or move the step slider")
     size = Sizes.of(theme).ui
-    counter = _("step {k} of {n}").format(k=step, n=len(tr))
+    counter = _("step {k} of {n}").format(k=number(step), n=number(len(tr)))
     head = (f'<div style="display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;font-size:{size}px">'
             f'<span style="background:{bg};border:2px solid #333;border-radius:4px;padding:0 6px;font-weight:bold">'
             f"{esc(word)}</span><b>{esc(counter)}</b><span>{esc(why)}</span></div>"
