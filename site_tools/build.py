@@ -9,7 +9,10 @@ index, pages, slides and guides, every word the site adds in French, :mod:`site_
 ``assets/``. Each page links to its twin in the other language. Widgets come alive from the state saved in each
 notebook; a control that needs Python is disabled and says so (:mod:`site_tools.widget_state`). The build fails,
 saying why, if a page would load anything from another host, loads a file the site does not have, links a page of
-the site that is not there, or is over the size limits.
+the site that is not there, or is over the size limits. Nothing the notebooks or guides carry runs on a page: their
+markdown, outputs and the HTML inside saved widgets are cleaned the way JupyterLab cleans untrusted HTML
+(:mod:`site_tools.sanitize`); a notebook whose saved widget state is unusable gets a page showing the widgets' text,
+and a warning that names it and says what to do.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import pages as pg
-from . import scan
+from . import sanitize, scan
 from . import widget_state as ws
 from . import words as wd
 
@@ -52,6 +55,7 @@ CORE_ASSETS = [
 MATHS_ASSETS = [
     ("mathjax/es5/tex-svg.js", "mathjax/tex-svg.js"),
     ("mathjax/es5/input/tex/extensions", "mathjax/input/tex/extensions"),
+    ("mathjax/es5/ui/safe.js", "mathjax/ui/safe.js"),  # no javascript: link from \href in a formula
     ("mathjax/LICENSE", "mathjax/LICENSE"),
 ]
 SLIDES_ASSETS = [
@@ -164,7 +168,7 @@ def prepare_out(out: Path) -> None:
 def inline_markdown(text: str) -> str:
     from nbconvert.filters.markdown import markdown2html
 
-    out = markdown2html(text).strip()
+    out = sanitize.clean(markdown2html(text)).strip()
     return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") else out
 
 
@@ -216,8 +220,10 @@ def exporters(slides: bool, edition: Edition | None = None):
     from nbconvert import HTMLExporter, SlidesExporter
 
     lang, root = (edition.lang, edition.root) if edition else ("en", "")
+    # lab's own switch to sanitize markdown and outputs (and drop JavaScript outputs), with our cleaner in it
     common = {"extra_template_basedirs": [str(TEMPLATES)], "extra_template_paths": [str(TEMPLATES / "shared")],
-              "theme": "light", "language_code": lang}
+              "theme": "light", "language_code": lang, "sanitize_html": True,
+              "filters": {"clean_html": sanitize.clean}}
     page = HTMLExporter(template_name="course_page", **common)
     deck = SlidesExporter(template_name="course_slides", reveal_url_prefix=f"../{root}assets/reveal.js",
                           reveal_theme="white", reveal_width="1280", reveal_height="720",
@@ -226,9 +232,11 @@ def exporters(slides: bool, edition: Edition | None = None):
 
 
 def build_notebook(page: pg.Page, nb: dict, nav: tuple[str, str], exporter, stems: set[str], out: Path,
-                   *, root: str, maths: bool, slides: bool, nav_slides: str = "", lang: str = "en") -> Built:
+                   *, root: str, maths: bool, slides: bool, nav_slides: str = "", lang: str = "en",
+                   styles: str = "") -> Built:
     """One page (or, with ``slides``, one slide deck) of ``nb`` into the edition's folder ``out``, its notes in
-    ``lang``; ``root`` leads from the written file to the site's root (assets/)."""
+    ``lang``; ``root`` leads from the written file to the site's root (assets/); ``styles``, the course widgets'
+    style sheets (:func:`prepare_widgets`), go in its head."""
     import nbformat
 
     own = copy.deepcopy(nb)
@@ -237,7 +245,7 @@ def build_notebook(page: pg.Page, nb: dict, nav: tuple[str, str], exporter, stem
     if slides:  # each section a slide, unless a cell says otherwise
         pg.set_slide_types(own)
     resources = {"course": {"root": root, "maths": maths, "nav_top": nav[0], "nav_bottom": nav[1],
-                            "nav_slides": nav_slides, "lang": lang},
+                            "nav_slides": nav_slides, "lang": lang, "styles": styles},
                  "metadata": {"name": page.title}}
     body, _ = exporter.from_notebook_node(nbformat.from_dict(own), resources=resources)
     body = pg.rewrite_links(body, stems, prefix="../" if slides else "")
@@ -246,6 +254,44 @@ def build_notebook(page: pg.Page, nb: dict, nav: tuple[str, str], exporter, stem
     path.write_text(body, encoding="utf-8")
     return Built(page.stem, path, path.stat().st_size, len(ws.view_outputs(own)), len(notes), stepped,
                  count_graphics(nb), lang, maths)
+
+
+def _shown(path: Path) -> str:
+    """How a message names a file: from the project's root when it is inside it."""
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+
+
+def read_notebook(path: Path) -> tuple[dict | None, str]:
+    """(the notebook, '') or (None, why it cannot be read and what to do): a file that is not a notebook's JSON
+    gets no page, and the other pages are still built."""
+    import nbformat
+
+    try:
+        return nbformat.read(path, as_version=4), ""
+    except Exception as err:  # nbformat raises JSON, validation, version and OS errors alike
+        reason = " ".join(str(err).split())[:160]
+        return None, (f"{_shown(path)} cannot be read as a notebook ({type(err).__name__}: {reason}): it has no page. "
+                      f"Restore it (git checkout -- {_shown(path)}) or open and save it in JupyterLab")
+
+
+def prepare_widgets(path: Path, nb: dict) -> tuple[list[str], str]:
+    """Check and clean the saved widgets of ``nb`` (in place): the warnings, each naming the notebook and what to
+    do, and the course widgets' style sheets for the page's head. An unusable saved state is dropped (the page shows
+    the widgets' text); a view whose model was not saved shows its text; every HTML value is cleaned."""
+    name, warnings = _shown(path), []
+    problems = ws.state_problems(nb)
+    if problems:
+        ws.drop_views(nb)
+        more = f" (and {len(problems) - 2} more)" if len(problems) > 2 else ""
+        warnings.append(f"{name}: its saved widget state cannot be shown: {'; '.join(problems[:2])}{more}. Its page "
+                        f"shows the widgets' text instead. Re-run it to save the state again (.venv/bin/python "
+                        f"tools/run_notebooks.py {name}), or delete the \"widgets\" entry of its metadata")
+    lost = ws.lost_views(nb)
+    if lost:
+        ws.drop_views(nb, set(lost))
+        warnings.append(f"{name}: cell(s) {', '.join(map(str, lost))} show a widget whose state was not saved: the "
+                        f"page shows its text. Re-run it with tools/run_notebooks.py {name} (it saves widget state)")
+    return warnings, "".join(f"<style>{s}</style>" for s in dict.fromkeys(sanitize.clean_models(ws.models_of(nb))))
 
 
 def render_plain(title: str, body: str, root: str, lang: str = "en") -> str:
@@ -309,8 +355,8 @@ def build_instructor(folder: Path, out: Path, stems: set[str], lang: str = "en",
         text = md.read_text(encoding="utf-8")
         title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("#")), md.stem)
         path = target / f"{md.stem}.html"
-        body = bar(path) + markdown2html(text)
-        path.write_text(pg.rewrite_links(render_plain(title, body, root, lang), stems, prefix="../"),
+        body = bar(path) + sanitize.clean(markdown2html(text))
+        path.write_text(pg.rewrite_links(render_plain(html.escape(title), body, root, lang), stems, prefix="../"),
                         encoding="utf-8")
         written.append(path)
         items.append(f"<li>{link(path.name, title, lang)}</li>")
@@ -357,6 +403,7 @@ class _Loaded:
     paths: list[Path]
     nbs: dict[str, dict]
     pages: list[pg.Page]
+    styles: dict[str, str] = field(default_factory=dict)  # stem -> the course widgets' style sheets
 
     @property
     def stems(self) -> set[str]:
@@ -386,7 +433,7 @@ def build_edition(ed: _Loaded, loaded: list[_Loaded], out: Path, report: Report,
         switch = switch_html(e.folder + page.href, _twins(ed, loaded, page.href, has_page))
         report.pages.append(build_notebook(page, ed.nbs[page.stem], nav_html(page, prev, nxt, slides, e.lang, switch),
                                            page_exporter, ed.stems, folder, root=e.root, maths=maths, slides=False,
-                                           lang=e.lang))
+                                           lang=e.lang, styles=ed.styles.get(page.stem, "")))
         if slides_exporter is not None:
             here = e.folder + page.slides_href
             back = (f'<div class="course-slides-nav" lang="{e.lang}">{link("../" + page.href, w["page_link"], e.lang)}'
@@ -394,7 +441,7 @@ def build_edition(ed: _Loaded, loaded: list[_Loaded], out: Path, report: Report,
                     f'{switch_html(here, _twins(ed, loaded, page.slides_href, has_page))}</div>')
             report.slides.append(build_notebook(page, ed.nbs[page.stem], ("", ""), slides_exporter, ed.stems, folder,
                                                 root="../" + e.root, maths=maths, nav_slides=back, slides=True,
-                                                lang=e.lang))
+                                                lang=e.lang, styles=ed.styles.get(page.stem, "")))
     start_title = pg.first_heading(ed.nbs[ed.paths[0].stem]).split(":")[0].strip() or w["the_course"]
     index_switch = switch_html(e.folder + "index.html", _twins(ed, loaded, "index.html", lambda o, rel: True))
     report.others.append(build_index(ed.pages, folder, slides, start_title, e.lang, e.root, index_switch))
@@ -417,8 +464,6 @@ def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path =
     """Build the site into ``out``: the English edition at its root, the other languages' editions
     (``notebooks/fr/`` …) in their folders; raise BuildError if it breaks a rule (the report is still on the
     error)."""
-    import nbformat
-
     t0 = time.perf_counter()
     require_node_modules(node_modules)
     if not pg.notebook_paths(notebooks):
@@ -427,12 +472,22 @@ def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path =
     report = Report(out, editions=editions(notebooks, instructor))
     loaded = []
     for e in report.editions:
-        paths = pg.notebook_paths(e.notebooks)
-        nbs = {p.stem: nbformat.read(p, as_version=4) for p in paths}
+        nbs, styles = {}, {}
+        for p in pg.notebook_paths(e.notebooks):
+            nb, problem = read_notebook(p)
+            if nb is None:
+                report.warnings.append(problem)
+                continue
+            nbs[p.stem] = nb
+            said, styles[p.stem] = prepare_widgets(p, nb)
+            report.warnings.extend(said)
+        paths = [p for p in pg.notebook_paths(e.notebooks) if p.stem in nbs]
+        if not paths:
+            raise BuildError(f"no notebook of {e.notebooks} could be read: see the warnings above")
         page_list, warnings = pg.pages(paths, nbs)
         report.warnings.extend(f"{e.folder}{w}" for w in warnings)
         report.maths.extend(e.folder + p.stem for p in page_list if pg.has_maths(nbs[p.stem]))
-        loaded.append(_Loaded(e, paths, nbs, page_list))
+        loaded.append(_Loaded(e, paths, nbs, page_list, styles))
     assets = out / "assets"
     copy_assets(CORE_ASSETS + (MATHS_ASSETS if report.maths else []) + (SLIDES_ASSETS if slides else []),
                 node_modules, assets)

@@ -299,3 +299,87 @@ def stepped_views(nb: dict) -> list[Stepped]:
         if stacks:
             found.append(Stepped(view, tuple(stacks), tuple(controls)))
     return found
+
+
+# --- a saved state the site can use -----------------------------------------------------------------------------
+
+#: The widget libraries the site ships (assets/html-manager): a model of any other would be fetched from a CDN.
+WIDGET_MODULES = {"@jupyter-widgets/base", "@jupyter-widgets/controls", "@jupyter-widgets/output"}
+RECORD_TEXT = ("model_name", "model_module", "model_module_version")
+
+
+def _refs(value: Any) -> list[str]:
+    """Every model id ``value`` references (``IPY_MODEL_…`` strings, nested in lists and dicts)."""
+    if isinstance(value, str):
+        return [value[len(PREFIX):]] if value.startswith(PREFIX) else []
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [r for item in items for r in _refs(item)]
+
+
+def _record_problems(mid: str, rec: Any, state: dict) -> list[str]:
+    if not isinstance(rec, dict) or not isinstance(rec.get("state"), dict) or \
+            not all(isinstance(rec.get(k), str) for k in RECORD_TEXT):
+        return [f"model {mid} lacks a text model_name, model_module or model_module_version, or its state"]
+    found = []
+    modules = {rec["model_module"], rec["state"].get("_model_module"), rec["state"].get("_view_module")} - {None}
+    foreign = ", ".join(sorted(map(str, modules - WIDGET_MODULES)))
+    if foreign:
+        found.append(f"model {mid} ({rec['model_name']}) is from {foreign}, a widget library the site does not ship "
+                     "(a page would fetch it from another host)")
+    missing = sorted({r for r in _refs(rec["state"]) if r not in state})
+    if missing:
+        found.append(f"model {mid} ({rec['model_name']}) refers to model {missing[0]}, which was not saved")
+    return found
+
+
+def state_problems(nb: dict) -> list[str]:
+    """Why the saved widget state of ``nb`` cannot be shown, in words ([] when it can, or when there is none): the
+    checks the page's widget manager makes (the format of @jupyter-widgets/schema v2: version 2.0, a ``state`` object
+    of records with text ``model_name``, ``model_module``, ``model_module_version`` and an object ``state``), and
+    what the site needs besides: every referenced model saved, every model from a library the site ships.
+
+    >>> state_problems({"metadata": {"widgets": {STATE_KEY: {"version_major": 3, "version_minor": 0, "state": {}}}}})
+    ['its format is version 3.0; the widget manager reads 2.0 (what ipywidgets 8 saves)']
+    """
+    meta = nb.get("metadata", {})
+    if not isinstance(meta, dict) or "widgets" not in meta:
+        return []
+    saved = meta["widgets"].get(STATE_KEY) if isinstance(meta["widgets"], dict) else None
+    if not isinstance(saved, dict):
+        return [f"metadata.widgets holds no {STATE_KEY} object"]
+    found = []
+    if (saved.get("version_major"), saved.get("version_minor")) != (2, 0):
+        found.append(f"its format is version {saved.get('version_major')!r}.{saved.get('version_minor')!r}; the widget "
+                     "manager reads 2.0 (what ipywidgets 8 saves)")
+    state = saved.get("state")
+    if not isinstance(state, dict):
+        return [*found, "it has no 'state' object of widget models"]
+    for mid, rec in state.items():
+        found.extend(_record_problems(mid, rec, state))
+    for c, cell in enumerate(nb.get("cells", [])):
+        for out in cell.get("outputs", []) if isinstance(cell, dict) else []:
+            view = out.get("data", {}).get(VIEW_KEY) if isinstance(out, dict) else None
+            if view is not None and (not isinstance(view, dict) or not isinstance(view.get("model_id"), str)
+                                     or view.get("version_major") != 2):
+                found.append(f"cell {c} shows a widget view without a text model_id or of a version other than 2")
+    return found
+
+
+def lost_views(nb: dict) -> list[int]:
+    """Cells showing a widget whose model was not saved (the page would show nothing there)."""
+    models = models_of(nb)
+    return [c for c, cell in enumerate(nb.get("cells", [])) for out in cell.get("outputs", [])
+            if isinstance(out.get("data", {}).get(VIEW_KEY), dict)
+            and out["data"][VIEW_KEY].get("model_id") not in models]
+
+
+def drop_views(nb: dict, cells: set[int] | None = None) -> None:
+    """Show the text of widget views instead (``cells``: only theirs; None: every view, and the saved state goes)."""
+    for c, cell in enumerate(nb.get("cells", [])):
+        if cells is None or c in cells:
+            for out in cell.get("outputs", []):
+                data = out.get("data") if isinstance(out, dict) else None
+                if isinstance(data, dict):
+                    data.pop(VIEW_KEY, None)
+    if cells is None:
+        nb.get("metadata", {}).pop("widgets", None)
