@@ -61,8 +61,8 @@ def _wanted(whole: bool, low: float | None, high: float | None) -> str:
 
 def real(value: Any) -> int | float | None:
     """``value`` as a Python number, or None when it is not a real number: an int (exact, any size) for whole
-    kinds, a float otherwise (NaN and inf included); a 0-d numpy array is its number. A Fraction or Decimal beyond a float's range (about 1.8e308)
-    gives its whole part, an int, so that it still compares right.
+    kinds, a float otherwise (NaN and inf included); a 0-d numpy array is its number. A Fraction or Decimal beyond
+    a float's range (about 1.8e308) gives its whole part, an int, so that it still compares right.
 
     >>> real(np.int64(3)), real(np.float32(0.5)), real(True), real("2"), real(None), real(10**400) == 10**400
     (3, 0.5, None, None, None, True)
