@@ -33,7 +33,7 @@ from course_lib.lessons.compile_explorer import RUN_MANY_BAD, CompileExplorer
 from course_lib.lessons.padding_explorer import PaddingExplorer
 from course_lib.lessons.session_explorer import SessionExplorer
 from course_lib.lessons.tree_widgets import BatchingExplorer
-from course_lib.widgets import inputs, stepping
+from course_lib.widgets import explorers, inputs, stepping
 from course_lib.widgets.base import said_ids
 from course_lib.widgets.explorers import ControlFlowExplorer, ExpressionExplorer
 from course_lib.widgets.side_by_side import SideBySide
@@ -186,6 +186,12 @@ ARGS = [
     Arg("expression high 10**400", ExpressionExplorer, {"text": "x*2", "high": HUGER}, ABOVE,
         lambda w: w.high == 1e6),
     Arg("expression low -1e300", ExpressionExplorer, {"text": "x*2", "low": -1e300}, BELOW, lambda w: w.low == -1e6),
+    Arg("expression values for no variable (a typo)", ExpressionExplorer, {"text": "x*2", "values": {"X": 2.0}},
+        _id("NOT_A_VARIABLE", explorers), lambda w: slider(w) == 1.0),
+    Arg("expression values with a key that is not text", ExpressionExplorer,
+        {"text": "x*2", "values": {HUGER: 2.0}},
+        _id("NOT_A_VARIABLE", explorers),
+        lambda w: slider(w) == 1.0 and len(words(w)) < 400),
     Arg("expression values numpy int", ExpressionExplorer, {"text": "x*2", "values": {"x": np.int64(2)}}, "",
         lambda w: slider(w) == 2.0),
     Arg("expression values fraction", ExpressionExplorer, {"text": "x*2", "values": {"x": Fraction(1, 4)}}, "",

@@ -25,7 +25,7 @@ from ..static import SymbolicBoolError
 from .base import CourseWidget, Sizes, guarded, message_html, quietly
 from .base import ipywidgets as W
 from .html import esc
-from .inputs import INPUTS_UNREADABLE, read_number, read_range, read_slider, value_words
+from .inputs import INPUTS_UNREADABLE, read_number, read_range, read_slider, shown, value_words
 from .sizing import fit_height, share_width
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
@@ -106,8 +106,8 @@ def first_undefined(trace: tr.Trace) -> str:
             continue  # not where it started
         op = OPS.get(n.op)
         infix = op is not None and op.source is not None  # "(-2) ** 0.5", but "log(-1)"
-        shown = [f"({v})" if infix and v.startswith("-") else v for v in map(short_value, args)]
-        call = op.code(shown, n.attrs) if op is not None else f"{n.op}({', '.join(shown)})"
+        written = [f"({v})" if infix and v.startswith("-") else v for v in map(short_value, args)]
+        call = op.code(written, n.attrs) if op is not None else f"{n.op}({', '.join(written)})"
         why = _(_UNDEFINED.get(n.op, _OVERFLOW))
         return _("{call} = {value}: {why}.").format(call=call, value=short_value(value), why=why)
     return ""
@@ -154,6 +154,8 @@ class _TwoGraphs(CourseWidget):
 
 VALUES_NOT_A_DICT = N_("values={values} is not a dict: pass each variable's starting value, like "
                        "values={{'x': 2.0}} (the sliders start at 1 for now).")
+NOT_A_VARIABLE = N_("values: {name} is not a variable of {text} (its variables: {names}); check the name, or type an "
+                    "expression that uses it.")
 NOT_TEXT = N_("an expression is text, like 'sin(x*w + 1)'; got a value of type {type}")
 NOT_A_PROGRAM = N_("ControlFlowExplorer needs a program (a function of ops and inputs); got a value of type {type}.")
 NO_SUCH_INPUT = Plural("{name} has no input {input}; its only input is {inputs}",
@@ -183,7 +185,7 @@ class ExpressionExplorer(_TwoGraphs):
         if values is not None and not isinstance(values, dict):
             self._problems.append(say(VALUES_NOT_A_DICT, values=f"{values!r:.60}"))
         for k, v in (values or {}).items() if isinstance(values, dict) else ():
-            got, problem = read_number(v, f"values[{k!r:.40}]", 1.0, low=self.low, high=self.high)
+            got, problem = read_number(v, f"values[{shown(k)}]", 1.0, low=self.low, high=self.high)
             self._problems.append(problem)
             self._start_values[str(k)] = float(got)
         self.expression: Any = None
@@ -202,6 +204,11 @@ class ExpressionExplorer(_TwoGraphs):
         self.children = [self.text, help_, self.message, numbers, self.graphs, self.legend]
         self.text.observe(self._on_text, "value")
         self.set_text(text)
+        if self.expression is not None:  # a value for no variable of the expression: a typo, said (its slider is 1)
+            names = self.expression.variables
+            self._problems += [say(NOT_A_VARIABLE, name=shown(k), text=repr(self.expression.text),
+                                   names=", ".join(names) or _("none"))
+                               for k in (values if isinstance(values, dict) else {}) if str(k) not in names]
         if any(self._problems):
             self.show_problems(self._problems + [re.sub("<[^>]+>", "", self.message.value)])
 
@@ -228,12 +235,12 @@ class ExpressionExplorer(_TwoGraphs):
         try:
             e = expr.parse(text)
         except expr.ExpressionError as err:
-            shown = err.pointer(text) if len(text) <= 120 else text[:120] + "…"
+            pointed = err.pointer(text) if len(text) <= 120 else text[:120] + "…"
             kept = ("\n" + _("(The graphs below are still those of {text}.)").format(text=repr(self.expression.text))
                     if self.expression else "")
             hint = "\n" + _("Hint: {hint}").format(hint=err.hint) if err.hint else ""
             column = (" " + _("(column {k})").format(k=err.position + 1)) if err.position is not None else ""
-            self.show_error(f"{err.message}{column}\n{shown}{hint}{kept}")
+            self.show_error(f"{err.message}{column}\n{pointed}{hint}{kept}")
             self.shown = [said_by(err)]
             return
         self.expression = e
@@ -277,17 +284,17 @@ class ExpressionExplorer(_TwoGraphs):
                 got.update({f"∂f/∂{k}": g for k, g in rec.gradients().items() if k in values})
             per_style[style] = got
         rows: list[tuple[str, str, str]] = []
-        shown: dict[str, Any] = {}
+        results: dict[str, Any] = {}
         for k in dict.fromkeys(k for got in per_style.values() for k in got):
             a = per_style.get("define-then-run", {}).get(k)
             b = per_style.get("define-by-run", {}).get(k)
             rows.append((k, "—" if a is None else value_words(a), "—" if b is None else value_words(b)))
-            shown[k] = a if a is not None else b
+            results[k] = a if a is not None else b
         inputs = ", ".join(f"{k} = {number(v)}" for k, v in values.items())
         head = _("At {inputs}:").format(inputs=inputs) if inputs else _("For this expression (it has no variables):")
         body = "".join(f"<tr><td style='padding:2px 12px'>{esc(k)}</td><td style='padding:2px 12px'>{esc(a)}</td>"
                        f"<td style='padding:2px 12px'>{esc(b)}</td></tr>" for k, a, b in rows)
-        note = finite_note(shown)
+        note = finite_note(results)
         if note:
             causes = (first_undefined(rec) for rec in outcome.values() if isinstance(rec, tr.Trace))
             cause = next((c for c in causes if c), "")
