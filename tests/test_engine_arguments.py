@@ -614,8 +614,8 @@ def test_ledger(case: str) -> None:
         if isinstance(row.value, (str, tuple)) or row.value is None:
             assert got == row.value
             return
-        pairs = zip(got, row.value, strict=True) if isinstance(row.value, list) and isinstance(row.value[0], np.ndarray) \
-            else [(got, row.value)]
+        several = isinstance(row.value, list) and isinstance(row.value[0], np.ndarray)
+        pairs = zip(got, row.value, strict=True) if several else [(got, row.value)]
         for have, want in pairs:  # a value, or (value, gradient) of different shapes
             np.testing.assert_allclose(np.asarray(have, dtype=np.float64), np.asarray(want, dtype=np.float64),
                                        equal_nan=True)

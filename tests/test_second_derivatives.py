@@ -45,6 +45,16 @@ def _torch_matmul_grad(g, a, b, *, wrt):
     return torch.autograd.grad((torch.matmul(a, b) * g).sum(), (a, b)[wrt], create_graph=True)[0]
 
 
+def _torch_expand_like(g, like, *, divide=False, axis=None):
+    """Spread g over like's shape (the axes a reduction along ``axis`` took put back first), divided by the count
+    each value stood for when ``divide`` (a mean's adjoint)."""
+    axes = sorted(a % like.dim() for a in ((axis,) if isinstance(axis, int) else axis)) if axis is not None else []
+    for a in axes:
+        g = g.unsqueeze(a)
+    n = int(np.prod([like.shape[a] for a in axes])) if axis is not None else like.numel()
+    return g.expand(like.shape) / (n if divide else 1)
+
+
 #: PyTorch's meaning of each op, written apart from the table's forwards (functions by their table torch name, so a
 #: wrong name fails here too).
 TORCH = {
@@ -52,7 +62,7 @@ TORCH = {
     "neg": lambda x: -x, "pow": lambda x, *, p: x ** p, "matmul": torch.matmul,
     **{name: _torch_path(ops.OPS[name].torch) for name in ops.functions(1)},
     "sum_to": lambda g, like: g.sum_to_size(like.shape),
-    "expand_like": lambda g, like, *, divide=False: g.expand(like.shape) / (like.numel() if divide else 1),
+    "expand_like": lambda g, like, **attrs: _torch_expand_like(g, like, **attrs),
     "matmul_grad": _torch_matmul_grad,
     "select": lambda p, a, b: torch.where(p != 0, a, b),
 }
@@ -86,6 +96,7 @@ def _cases() -> list[Case]:
     for name in ops.functions(1):
         lo, hi = ops.OPS[name].domain
         cases += [Case(name, (s,), low=lo, high=hi) for s in [(), (3,), (2, 3)]]
+    cases += [Case(name, ((2, 3),), {"axis": a}) for name in ("sum", "mean") for a in (0, 1, -1, (0, 1))]
     cases += [Case("neg", (s,)) for s in [(), (2, 3)]]
     for p, lo in [(3.0, -2.0), (2.0, -2.0), (0.5, 0.2), (-1.0, 0.5), (0.0, -2.0)]:
         cases += [Case("pow", (s,), {"p": p}, low=lo) for s in [(), (3,)]]
@@ -98,6 +109,8 @@ def _cases() -> list[Case]:
                                                        ((3,), ()), ((2, 3), (2, 3))]]
     cases += [Case("expand_like", s, {"divide": d}, fixed=(1,)) for d in (False, True)
               for s in [((), (2, 3)), ((3,), (2, 3)), ((), ())]]
+    cases += [Case("expand_like", s, {"divide": d, "axis": a}, fixed=(1,)) for d in (False, True)
+              for s, a in [(((3,), (2, 3)), 0), (((2,), (2, 3)), -1), (((), (2, 3)), (0, 1))]]
     for a, b in MATMUL_SHAPES:
         out = np.zeros(a) @ np.zeros(b)
         cases += [Case("matmul_grad", (out.shape, a, b), {"wrt": w}) for w in (0, 1)]

@@ -51,6 +51,7 @@ from .arguments import (
     POW_NEEDS_NUMBER,
     TENSOR_EXPONENT,
     ShapeError,
+    _describe,  # noqa: F401  # how a refused value is shown (tests/test_grammar.py reads it)
     as_array,
     check_call,
     cond_branches,

@@ -50,8 +50,8 @@ NOT_TRUE_OR_FALSE = N_("{name}(): {arg} must be True or False, got {got}")
 NOT_ZERO_OR_ONE = N_("{name}(): {arg} must be 0 or 1, got {got}")
 COND_PREDICATE = N_("cond: the predicate must be a single number (shape ()), as tf.cond requires; got shape {shape}. "
                     "Reduce it to one number first, e.g. cond(sum(p) > 0, ...)")
-COND_NOT_CALLABLE = N_("cond(pred, true_fn, false_fn): {side} must be a function of no arguments, like "
-                       "lambda: x + 1; got {got}")
+COND_NOT_CALLABLE = N_("cond(pred, true_fn, false_fn): {side} must be a function of no arguments, such as a "
+                       "lambda; got {got}")
 
 _REAL = (int, float, np.integer, np.floating, np.bool_)  # bool is an int: True is 1, as torch.tensor(True, float64)
 
