@@ -60,9 +60,7 @@ NOT_A_NUMBER = N_("backward() without a gradient needs a single number, but the 
                   ".sum() or .mean() first, or pass grad= of that shape")
 GRAD_SHAPE = N_("backward(grad=...): the gradient has shape {grad_shape} but the output has shape {shape}; pass one "
                 "number per output value (PyTorch says 'Mismatch in shape')")
-MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-then-run symbol (course_lib.static), which has no "
-                  "value until a Session runs its graph, and this is a define-by-run (course_lib.dynamic) operation. "
-                  "Run a program entirely with one of them: program(st, ...) or program(dy, ...)")
+MIXED_STYLES = _ops.MIXED_STYLES  # one message both ways (ops.mixed_styles)
 UNKNOWN_OP, POW_NEEDS_NUMBER, TENSOR_EXPONENT = _ops.UNKNOWN_OP, _ops.POW_NEEDS_NUMBER, _ops.TENSOR_EXPONENT
 
 
@@ -353,7 +351,7 @@ def _lift(x: Any, op: str, index: int) -> Tensor:
     if x.__class__ is float:  # the common constant (y * 2.0), kept fast
         return Tensor(x, kind="constant")
     if type(x).__module__.startswith("course_lib.static"):
-        raise TypeError(say(MIXED_STYLES, value=x))
+        raise _ops.mixed_styles(x, into="dynamic")
     return Tensor(_ops.as_array(x, _ops.INPUT, name=op, index=index), kind="constant")
 
 

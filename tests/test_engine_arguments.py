@@ -137,8 +137,9 @@ def test_every_op_refuses_the_other_engines_tensor(name: str) -> None:
         symbol = st.constant(1.0)
         said = refusal(lambda: _entry(dy, op)(*([symbol] + [M] * (op.arity - 1)), **_valid_attrs(op)))
         mirror = refusal(lambda: _entry(st, op)(*([dy.Tensor(1.0)] + [M] * (op.arity - 1)), **_valid_attrs(op)))
-    # one message each way: each names what the other engine's tensor is
-    assert said[1] is dy.MIXED_STYLES and mirror[1] is build.MIXED_STYLES and said[0] is mirror[0] is TypeError
+    # one message both ways, each naming what the other engine's tensor is
+    assert said[1] is mirror[1] is ops.MIXED_STYLES and said[0] is mirror[0] is TypeError
+    assert said[2]["its"] == str(arguments.STATIC_SYMBOL) and mirror[2]["its"] == str(arguments.DYNAMIC_TENSOR)
 
 
 @pytest.mark.parametrize("name", _ops_names())

@@ -47,6 +47,7 @@ from ..i18n import gettext as _
 from .arguments import (
     ATTRIBUTES,
     INPUT,
+    MIXED_STYLES,
     NOT_NUMBERS,
     POW_NEEDS_NUMBER,
     TENSOR_EXPONENT,
@@ -56,11 +57,13 @@ from .arguments import (
     check_call,
     cond_branches,
     cond_predicate,
+    mixed_styles,
 )
 
 __all__ = [
     "ATTRIBUTES",
     "INPUT",
+    "MIXED_STYLES",
     "NOT_NUMBERS",
     "NUMPY",
     "OPS",
@@ -72,6 +75,7 @@ __all__ = [
     "check_call",
     "cond_branches",
     "cond_predicate",
+    "mixed_styles",
     "functions",
     "install_functions",
     "install_operators",

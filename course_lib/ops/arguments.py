@@ -22,7 +22,7 @@ import numpy as np
 from ..i18n import N_, Lazy, Plural, say
 
 __all__ = ["ATTRIBUTES", "REQUIRED", "Attribute", "ShapeError", "as_array", "check_call", "cond_branches",
-           "cond_predicate", "signature"]
+           "cond_predicate", "mixed_styles", "signature"]
 
 class ShapeError(ValueError):
     """Operands whose shapes do not fit together (the message names the op and the shapes)."""
@@ -48,6 +48,13 @@ AXIS_EMPTY = N_("{name}(): axis=() means no axis in TensorFlow and every axis in
                 "axis")
 NOT_TRUE_OR_FALSE = N_("{name}(): {arg} must be True or False, got {got}")
 NOT_ZERO_OR_ONE = N_("{name}(): {arg} must be 0 or 1, got {got}")
+#: the other engine's tensor given to an op: {its} and {this} are the two descriptions below, one each way
+MIXED_STYLES = N_("cannot mix the two styles: {value!r} is {its}, and this is {this}. Run a program entirely with one "
+                  "of them: program(st, ...) or program(dy, ...)")
+STATIC_SYMBOL = Lazy("a define-then-run symbol (course_lib.static), which has no value until a Session runs its graph")
+STATIC_GRAPH = Lazy("a define-then-run graph (course_lib.static), whose values only exist when a Session runs it")
+DYNAMIC_TENSOR = Lazy("a define-by-run tensor (course_lib.dynamic)")
+DYNAMIC_OPERATION = Lazy("a define-by-run (course_lib.dynamic) operation")
 COND_PREDICATE = N_("cond: the predicate must be a single number (shape ()), as tf.cond requires; got shape {shape}. "
                     "Reduce it to one number first, e.g. cond(sum(p) > 0, ...)")
 COND_NOT_CALLABLE = N_("cond(pred, true_fn, false_fn): {side} must be a function of no arguments, such as a "
@@ -212,6 +219,13 @@ def check_call(op: Any, args: Sequence[Any], given: dict[str, Any]) -> dict[str,
         if k not in out and ATTRIBUTES[k].default is REQUIRED:
             raise TypeError(say(MISSING_ARGUMENT, name=op.name, arg=k, signature=signature(op)))
     return out
+
+
+def mixed_styles(value: Any, *, into: str) -> TypeError:
+    """The refusal of ``value``, a tensor of the other engine, given to an op of engine ``into`` ("static" or
+    "dynamic"): one message, whichever way round."""
+    its, this = (DYNAMIC_TENSOR, STATIC_GRAPH) if into == "static" else (STATIC_SYMBOL, DYNAMIC_OPERATION)
+    return TypeError(say(MIXED_STYLES, value=value, its=str(its), this=str(this)))
 
 
 def cond_predicate(shape: tuple[int | None, ...] | None) -> None:

@@ -76,9 +76,7 @@ NO_ARRAY_YET = N_("'{name}' is symbolic and cannot become a numpy array before S
 NOT_ITERABLE = N_("cannot iterate over the symbolic tensor '{name}': its length is only known at run time")
 OTHER_GRAPH = N_("tensor '{name}' belongs to another graph; build all tensors of a computation inside the same "
                  "`with graph.as_default():` block")
-MIXED_STYLES = N_("cannot mix the two styles: {value!r} is a define-by-run tensor (course_lib.dynamic), and this is a "
-                  "define-then-run graph (course_lib.static), whose values only exist when a Session runs it. Run a "
-                  "program entirely with one of them: program(st, ...) or program(dy, ...)")
+MIXED_STYLES = _ops.MIXED_STYLES  # one message both ways (ops.mixed_styles)
 NAME_NOT_TEXT = N_("{what}(): its name must be non-empty text, like {what}('x'); got {name!r}")
 SCOPE_NOT_TEXT = N_("name_scope(): the scope's name must be text, like name_scope('layer1'), or '' for the top "
                     "level; got {name!r}")
@@ -251,7 +249,7 @@ def as_tensor(x: Any, graph: Graph) -> Tensor:
             raise ValueError(say(OTHER_GRAPH, name=x.name))
         return x
     if type(x).__module__.startswith("course_lib.dynamic"):
-        raise TypeError(say(MIXED_STYLES, value=x))
+        raise _ops.mixed_styles(x, into="static")
     return constant(x, graph=graph)
 
 
