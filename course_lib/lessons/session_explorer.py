@@ -204,8 +204,8 @@ class SessionExplorer(CourseWidget):
 
     def set_fetch(self, name: str) -> None:
         """Fetch another node (the same as choosing it in the dropdown)."""
-        if name not in self.fetch.options:
-            self.show_error(say(NO_NODE_TO_FETCH, name=repr(name), names=", ".join(self.fetch.options),
+        if not isinstance(name, str) or name not in self.fetch.options:  # an array has no truth to test `in` with
+            self.show_error(say(NO_NODE_TO_FETCH, name=shown(name), names=", ".join(self.fetch.options),
                                 n=len(self.fetch.options)))
             return
         if self.fetch.value == name:
