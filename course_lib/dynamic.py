@@ -62,6 +62,7 @@ GRAD_SHAPE = N_("backward(grad=...): the gradient has shape {grad_shape} but the
                 "number per output value (PyTorch says 'Mismatch in shape')")
 MIXED_STYLES = _ops.MIXED_STYLES  # one message both ways (ops.mixed_styles)
 UNKNOWN_OP, POW_NEEDS_NUMBER, TENSOR_EXPONENT = _ops.UNKNOWN_OP, _ops.POW_NEEDS_NUMBER, _ops.TENSOR_EXPONENT
+NOT_TRUE_OR_FALSE = _ops.arguments.NOT_TRUE_OR_FALSE
 
 
 @contextlib.contextmanager
@@ -108,6 +109,8 @@ class Tensor:
             data = data.data
         if name is not None and not isinstance(name, str):  # a node's name is drawn and written as text
             raise TypeError(say(NAME_NOT_TEXT, what="Tensor", name=name))
+        if not isinstance(requires_grad, (bool, np.bool_)):  # "no" would be true (torch.tensor refuses it too)
+            raise TypeError(say(NOT_TRUE_OR_FALSE, name="Tensor", arg="requires_grad", got=repr(requires_grad)))
         array = _ops.as_array(data, A_TENSOR)
         self.data: np.ndarray = array.copy() if array is data else array  # never a view of the caller's array
         self.grad: np.ndarray | None = None

@@ -414,6 +414,17 @@ def _backward_with(grad: Any) -> np.ndarray:
     return x.grad
 
 
+def _quietly(call: Callable[[], Any]) -> Callable[[], Any]:
+    """``call`` with numpy's warnings made errors: a value must come without numpy's words."""
+    def quiet() -> Any:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return call()
+    return quiet
+
+
 def _st_pow(p: Any) -> Callable[[], Any]:
     return in_graph(lambda: st.placeholder("x") ** p)
 
@@ -447,6 +458,11 @@ LEDGER: dict[str, Row] = {
     "dy backward through ==": v(_dynamic_grad_through_equal, 1.0, "torch: x * (x == 1) -> grad 1"),
     "st == runs element by element": v(static(_static_equal_in_graph), 1.0, "tf.math.equal"),
     "st != runs element by element": v(static(lambda: ((x := st.placeholder("x")) != 0.0, {x: 0.0})), 0.0),
+    "dy == None is False (torch, TF's tensor_equals)": v(lambda: dy.Tensor(1.0) == None, False),  # noqa: E711
+    "dy != None is True": v(lambda: dy.Tensor(1.0) != None, True),  # noqa: E711
+    "st == None is False": v(in_graph(lambda: st.constant(1.0) == None), False),  # noqa: E711
+    "None in [dy tensor]": v(lambda: None in [dy.Tensor([1.0, 2.0])], False),
+    'dy == "a"': r(lambda: dy.Tensor(1.0) == "a", ops.NOT_NUMBERS),
     "if on a st ==: refused, never a silent branch": r(in_graph(_if_on_static_equal), build.NEEDS_TRUE_OR_FALSE),
     "st gradients through ==": v(static(_static_grad_through_equal), 1.0),
     "== refused in a typed expression still": r(lambda: expr.parse("x == 1"), EXPR_COMPARE),
@@ -500,6 +516,10 @@ LEDGER: dict[str, Row] = {
     "st.sum axis=() (TF: none, torch: all)": r(in_graph(lambda: st.sum(st.constant(M), axis=())),
                                                arguments.AXIS_EMPTY),
     "dy.sum axis=[]": r(lambda: dy.sum(dy.Tensor(M), axis=[]), arguments.AXIS_EMPTY),
+    "dy.mean of nothing: nan, no numpy warning (torch: nan)": v(_quietly(lambda: dy.mean(dy.Tensor([])).data), np.nan),
+    "st.mean of nothing: nan": v(_quietly(static(lambda: st.mean(st.constant(np.zeros(0))))), np.nan),
+    "dy.mean(axis=1) of a (2, 0) matrix": v(_quietly(lambda: dy.mean(dy.Tensor(np.zeros((2, 0))), axis=1).data),
+                                           [np.nan, np.nan]),
     "t.sum(axis=0) as a method": v(lambda: dy.Tensor(M).sum(axis=0).data, np.sum(M, axis=0)),
     "dy.sum(x, 0) positional axis": r(lambda: dy.sum(dy.Tensor(M), 0), arguments.TAKES_INPUTS),
     "st.sum(x, keepdims=True)": r(in_graph(lambda: st.sum(st.constant(M), keepdims=True)),
@@ -589,6 +609,8 @@ LEDGER: dict[str, Row] = {
     "st.constant(name='')": r(in_graph(lambda: st.constant(1.0, name="")), build.NAME_NOT_TEXT),
     "st.constant(name=['c'])": r(in_graph(lambda: st.constant(1.0, name=["c"])), build.NAME_NOT_TEXT),
     "st.cond(name=3)": r(in_graph(lambda: st.cond(1.0, lambda: 1.0, lambda: 2.0, name=3)), build.NAME_NOT_TEXT),
+    'dy.Tensor(requires_grad="no") (was: True)': r(lambda: dy.Tensor(1.0, requires_grad="no"),
+                                                   arguments.NOT_TRUE_OR_FALSE),
     "dy.Tensor(name=3)": r(lambda: dy.Tensor(1.0, name=3), dy.NAME_NOT_TEXT),
     "dy.Parameter(name=['w'])": r(lambda: dy.Parameter(1.0, name=["w"]), dy.NAME_NOT_TEXT),
     "name_scope(3) (TF1: must be a string)": r(in_graph(lambda: st.name_scope(3).__enter__()), build.SCOPE_NOT_TEXT),

@@ -46,6 +46,8 @@ from ..i18n import N_, say
 from ..i18n import gettext as _
 from .arguments import (
     ATTRIBUTES,
+    AXIS_OUT_OF_RANGE,
+    AXIS_TWICE,
     INPUT,
     MIXED_STYLES,
     NOT_NUMBERS,
@@ -54,14 +56,18 @@ from .arguments import (
     ShapeError,
     _describe,  # noqa: F401  # how a refused value is shown (tests/test_grammar.py reads it)
     as_array,
+    axes,
     check_call,
     cond_branches,
     cond_predicate,
     mixed_styles,
+    reduced_shape,
 )
 
 __all__ = [
     "ATTRIBUTES",
+    "AXIS_OUT_OF_RANGE",
+    "AXIS_TWICE",
     "INPUT",
     "MIXED_STYLES",
     "NOT_NUMBERS",
@@ -98,8 +104,6 @@ MATMUL_RANK = N_("matmul needs vectors or matrices, got shapes {a} and {b}")
 MATMUL_INNER = N_("matmul: shapes {a} and {b} do not fit: inner sizes {m} and {n} must be equal")
 NOT_IDENTIFIER = N_("an op name must be a Python identifier, got {name!r}")
 UNKNOWN_ATTRIBUTE = N_("op {name!r}: attribute {attr!r} is not in course_lib.ops.ATTRIBUTES; add its reader there")
-AXIS_OUT_OF_RANGE = N_("{op}(): axis {axis} is out of range for a tensor of shape {shape}")
-AXIS_TWICE = N_("{op}(): axis {axis} names the same axis twice (for a tensor of shape {shape})")
 #: the messages both engines say (one id each, so a test names one constant whichever engine raised it)
 UNKNOWN_OP = N_("unknown op {name!r}; the ops are {ops}")
 
@@ -159,12 +163,8 @@ def _expand_like(g: Any, like: Any, *, divide: bool = False, axis: int | tuple[i
     out = np.broadcast_to(g, like.shape).astype(np.float64)
     if not divide:
         return out
-    n = like.size if axis is None else math.prod(like.shape[a] for a in _axes(axis))
+    n = like.size if axis is None else math.prod(like.shape[a] for a in axes(axis))
     return out / max(n, 1)
-
-
-def _axes(axis: int | tuple[int, ...]) -> tuple[int, ...]:
-    return axis if isinstance(axis, tuple) else (axis,)
 
 
 def _matmul_grad(g: Any, a: Any, b: Any, *, wrt: int) -> np.ndarray:
@@ -196,23 +196,6 @@ def _elementwise(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Sha
 
 def _scalar(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
     return ()
-
-
-def _reduced(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
-    """A sum or mean: () for every axis; along ``axis``, the input's shape without those axes (TensorFlow and PyTorch
-    refuse an axis past the rank, and one named twice, as this does; a single number has no axis)."""
-    shape, axis = shapes[0], attrs.get("axis")
-    if axis is None:
-        return ()
-    if shape is None:
-        return None
-    rank = len(shape)
-    if any(not -rank <= a < rank for a in _axes(axis)):
-        raise ShapeError(say(AXIS_OUT_OF_RANGE, op=op, axis=axis, shape=shape))
-    kept = {a % rank for a in _axes(axis)}
-    if len(kept) != len(_axes(axis)):
-        raise ShapeError(say(AXIS_TWICE, op=op, axis=axis, shape=shape))
-    return tuple(d for k, d in enumerate(shape) if k not in kept)
 
 
 def _like_first(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
@@ -396,6 +379,12 @@ def _install(cls: type, apply: Callable[..., Any], op: Op) -> None:
     elif op.arity == 1:
         def method(self: Any) -> Any:
             return apply(name, self)
+    elif s.method in ("__eq__", "__ne__"):
+        differ = s.method == "__ne__"
+
+        def method(self: Any, other: Any) -> Any:
+            # t == None is False, as in PyTorch and TensorFlow (math_ops.tensor_equals): Python's `x in (None, ...)`
+            return differ if other is None else apply(name, self, other)
     else:
         def method(self: Any, other: Any) -> Any:
             return apply(name, self, other)
@@ -509,6 +498,13 @@ def _matmul_grad_grad(o: Any, h: Any, g: Any, a: Any, b: Any, y: Any, *, wrt: in
     return o.matmul(a, h), o.matmul_grad(g, a, h, wrt=0), None
 
 
+def _mean(a: Any, *, axis: int | tuple[int, ...] | None = None) -> np.ndarray:
+    """The mean as a sum over a count, so the mean of nothing is nan (as in PyTorch) without numpy's warning."""
+    a = np.asarray(a, dtype=np.float64)
+    n = a.size if axis is None else math.prod(a.shape[k] for k in axes(axis))
+    return np.asarray(np.sum(a, axis=axis) / n, dtype=np.float64)
+
+
 def _relu_scalar(a: float) -> float:
     return a if a > 0.0 or math.isnan(a) else 0.0
 
@@ -549,9 +545,10 @@ for _op in (
        lambda a: 1.0 / (1.0 + math.exp(-a)), tf="sigmoid", torch="sigmoid"),
     #                                                                  along axis (None: every axis)
     Op("sum", 1, _f64(np.sum), lambda o, g, x, y, *, axis=None: (o.expand_like(g, x, axis=axis),),
-       lambda a, *, axis=None: a, _reduced, attrs=("axis",), check_shapes=True, tf="reduce_sum", torch="sum"),
-    Op("mean", 1, _f64(np.mean), lambda o, g, x, y, *, axis=None: (o.expand_like(g, x, divide=True, axis=axis),),
-       lambda a, *, axis=None: a, _reduced, attrs=("axis",), check_shapes=True, tf="reduce_mean", torch="mean"),
+       lambda a, *, axis=None: a, reduced_shape, attrs=("axis",), check_shapes=True, tf="reduce_sum", torch="sum"),
+    Op("mean", 1, _mean, lambda o, g, x, y, *, axis=None: (o.expand_like(g, x, divide=True, axis=axis),),
+       lambda a, *, axis=None: a, reduced_shape, attrs=("axis",), check_shapes=True, partial=True, tf="reduce_mean",
+       torch="mean"),
     # matmul: a function (ops.matmul) and an operator (@); d(a@b) = da b + a db
     Op("matmul", 2, np.matmul,
        lambda o, g, a, b, y: (o.matmul_grad(g, a, b, wrt=0), o.matmul_grad(g, a, b, wrt=1)),

@@ -22,7 +22,8 @@ import numpy as np
 from ..i18n import N_, Lazy, Plural, say
 
 __all__ = ["ATTRIBUTES", "REQUIRED", "Attribute", "ShapeError", "as_array", "check_call", "cond_branches",
-           "cond_predicate", "mixed_styles", "signature"]
+           "axes", "cond_predicate", "mixed_styles", "reduced_shape",
+           "signature"]
 
 class ShapeError(ValueError):
     """Operands whose shapes do not fit together (the message names the op and the shapes)."""
@@ -55,11 +56,14 @@ STATIC_SYMBOL = Lazy("a define-then-run symbol (course_lib.static), which has no
 STATIC_GRAPH = Lazy("a define-then-run graph (course_lib.static), whose values only exist when a Session runs it")
 DYNAMIC_TENSOR = Lazy("a define-by-run tensor (course_lib.dynamic)")
 DYNAMIC_OPERATION = Lazy("a define-by-run (course_lib.dynamic) operation")
+AXIS_OUT_OF_RANGE = N_("{op}(): axis {axis} is out of range for a tensor of shape {shape}")
+AXIS_TWICE = N_("{op}(): axis {axis} names the same axis twice (for a tensor of shape {shape})")
 COND_PREDICATE = N_("cond: the predicate must be a single number (shape ()), as tf.cond requires; got shape {shape}. "
                     "Reduce it to one number first, e.g. cond(sum(p) > 0, ...)")
 COND_NOT_CALLABLE = N_("cond(pred, true_fn, false_fn): {side} must be a function of no arguments, such as a "
                        "lambda; got {got}")
 
+Shape = tuple[int | None, ...] | None  # None: not known before run time
 _REAL = (int, float, np.integer, np.floating, np.bool_)  # bool is an int: True is 1, as torch.tensor(True, float64)
 
 
@@ -226,6 +230,28 @@ def mixed_styles(value: Any, *, into: str) -> TypeError:
     "dynamic"): one message, whichever way round."""
     its, this = (DYNAMIC_TENSOR, STATIC_GRAPH) if into == "static" else (STATIC_SYMBOL, DYNAMIC_OPERATION)
     return TypeError(say(MIXED_STYLES, value=value, its=str(its), this=str(this)))
+
+
+def axes(axis: int | tuple[int, ...]) -> tuple[int, ...]:
+    """``axis`` as a tuple (an int is one axis)."""
+    return axis if isinstance(axis, tuple) else (axis,)
+
+
+def reduced_shape(op: str, shapes: Sequence[Shape], attrs: dict[str, Any]) -> Shape:
+    """A sum or mean: () for every axis; along ``axis``, the input's shape without those axes (TensorFlow and PyTorch
+    refuse an axis past the rank, and one named twice, as this does; a single number has no axis)."""
+    shape, axis = shapes[0], attrs.get("axis")
+    if axis is None:
+        return ()
+    if shape is None:
+        return None
+    rank = len(shape)
+    if any(not -rank <= a < rank for a in axes(axis)):
+        raise ShapeError(say(AXIS_OUT_OF_RANGE, op=op, axis=axis, shape=shape))
+    kept = {a % rank for a in axes(axis)}
+    if len(kept) != len(axes(axis)):
+        raise ShapeError(say(AXIS_TWICE, op=op, axis=axis, shape=shape))
+    return tuple(d for k, d in enumerate(shape) if k not in kept)
 
 
 def cond_predicate(shape: tuple[int | None, ...] | None) -> None:
