@@ -333,7 +333,7 @@ def test_number_digits_and_numpy() -> None:
 
 # ---------------------------------------------------------------------- (f) choosing the language
 def _in_new_python(code: str, lang: str | None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "COURSE_LANG"}
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_LANG", "PYTHONWARNINGS")}  # warnings shown
     if lang is not None:
         env["COURSE_LANG"] = lang
     return subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, env=env,
