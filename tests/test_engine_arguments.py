@@ -257,6 +257,24 @@ def _fed_variable_plan_source() -> str:
         return int("read_variable" in s.last_plan.source())
 
 
+def _feed_inside_a_branch() -> tuple[Any, dict]:
+    p, x = st.placeholder("p"), st.placeholder("x")
+    inner = []
+
+    def then() -> Any:
+        inner.append(x * 2.0)
+        return inner[0] + 1.0
+
+    out = st.cond(p, then, lambda: x - 1.0)  # builds both branches: inner[0] exists now
+    return out, {p: 1.0, x: 3.0, inner[0]: 10.0}
+
+
+def _feed_a_gradient() -> tuple[Any, dict]:
+    x = st.placeholder("x")
+    (dx,) = st.gradients(x * x, [x])
+    return dx + 1.0, {dx: 7.0}
+
+
 def _feed_variable_wrong_shape() -> tuple[Any, dict]:
     var = st.Variable(2.0)
     return var * 3.0, {var: np.array([1.0, 2.0])}
@@ -444,6 +462,8 @@ LEDGER: dict[str, Row] = {
     "the Variable is unchanged after a feed": v(_variable_after_a_feed, 2.0, "TF1: 2.0"),
     "feed a vector Variable": v(static(_vector_variable_fed), [6.0, 8.0]),
     "a fed Variable is not read in the plan": v(_fed_variable_plan_source, 0),
+    "feed a tensor inside a cond branch": v(static(_feed_inside_a_branch), 11.0, "TF1: a fed branch tensor wins"),
+    "feed a gradient": v(static(_feed_a_gradient), 8.0),
     "feed a Variable another shape": r(static(_feed_variable_wrong_shape), session.FED_SHAPE),
     # --- == and != element by element (PyTorch; TF2 graphs), a tensor's truth refused where ambiguous
     "dy == number": v(lambda: (dy.Tensor(1.0) == 1.0).data, 1.0, "torch: tensor(True)"),

@@ -53,6 +53,7 @@ from .arguments import (
     NOT_NUMBERS,
     POW_NEEDS_NUMBER,
     TENSOR_EXPONENT,
+    TOO_LARGE,
     ShapeError,
     _describe,  # noqa: F401  # how a refused value is shown (tests/test_grammar.py reads it)
     as_array,
@@ -72,6 +73,7 @@ __all__ = [
     "MIXED_STYLES",
     "NOT_NUMBERS",
     "NUMPY",
+    "TOO_LARGE",
     "OPS",
     "Op",
     "ShapeError",
