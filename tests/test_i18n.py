@@ -256,7 +256,7 @@ def test_a_side_by_side_speaks_french() -> None:
     titles = " ".join(_visible(p.title.value) for p in w.panes.values())
     assert "Définir puis exécuter" in titles and "Définir en exécutant" in titles
     steps = " ".join(_visible(p.parts(k)[0]) for p in w.panes.values() for k in range(len(p.trace) + 1))
-    assert "passe arrière\u00a0: dsin/dw = 2.262" in steps  # a define-by-run backward event, in French
+    assert "passe arrière\u00a0: dsin/dw = 2,262" in steps  # a define-by-run backward event, French decimal comma
     assert "définir le placeholder x (pas encore de valeur)" in steps
     c = w.controls
     words = " ".join([c.prev.description, c.next.description, c.play.description, head, titles,
