@@ -27,6 +27,7 @@ pytest.importorskip("ipywidgets")
 
 from course_lib import expr, programs
 from course_lib import trace as tr
+from course_lib.graph import Graph
 from course_lib.i18n import set_language
 from course_lib.lessons import session_explorer as se
 from course_lib.lessons.compile_explorer import RUN_MANY_BAD, CompileExplorer
@@ -394,6 +395,13 @@ def test_an_interval_problem_stays_beside_the_programs_own_problem() -> None:
     assert NOT_A_NUMBER in said_ids(w) and None in said_ids(w)  # the interval, and the define-then-run lesson
     w.go(1)
     assert w.step == 1
+
+
+def test_an_interval_problem_is_not_hidden_by_the_steppers_note() -> None:
+    # a trace of no events and a trace too large for the page each bring a note: the interval is said instead
+    for w in (Stepper(tr.Trace("define-by-run", Graph(), [], []), interval="fast"),
+              Stepper(TRACE, interval="fast", max_bytes=10)):
+        assert said_ids(w) == [NOT_A_NUMBER]
 
 
 # ------------------------------------------------------------------------------------- 5. the expression explorer
