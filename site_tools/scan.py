@@ -2,11 +2,13 @@
 
 A link a reader may follow (``<a href="https://stackoverflow.com/...">``) is not a request; what a page loads by
 itself is: ``src`` of scripts, images, frames and media, ``href`` of style sheets and preloads, ``url(...)`` and
-``@import`` in CSS, module ``import`` and absolute URLs written in inline scripts.
+``@import`` in CSS, module ``import`` and absolute URLs written in inline scripts, and all of these in the HTML the
+widget manager will put in the page from the saved widget state (an HTML widget's ``<img src>``).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,7 +19,8 @@ JS_URL = re.compile(r"""['"`]((?:https?:)?//[^'"`\s]+)""")
 LOADING_LINKS = {"stylesheet", "preload", "modulepreload", "prefetch", "icon", "manifest", "preconnect",
                  "dns-prefetch"}
 # Scripts whose text is data, never run (widget state, views, MathJax config as JSON): not scanned for URLs.
-DATA_SCRIPTS = {"application/vnd.jupyter.widget-state+json", "application/vnd.jupyter.widget-view+json",
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+DATA_SCRIPTS = {WIDGET_STATE, "application/vnd.jupyter.widget-view+json",
                 "application/json", "application/ld+json"}
 
 
@@ -32,6 +35,8 @@ class _Loads(HTMLParser):
         self.found: list[str] = []
         self._script: str | None = None  # type of the script being read, when it is code
         self._style = False
+        self.widget_states: list[str] = []  # the saved widget state's JSON
+        self._state = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -50,19 +55,37 @@ class _Loads(HTMLParser):
         if tag == "script":
             kind = a.get("type", "").lower()
             self._script = None if kind in DATA_SCRIPTS or kind.startswith("text/x-") else kind or "js"
+            self._state = kind == WIDGET_STATE
         self._style = tag == "style"
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
-            self._script = None
+            self._script, self._state = None, False
         if tag == "style":
             self._style = False
 
     def handle_data(self, data: str) -> None:
+        if self._state:
+            self.widget_states.append(data)
         if self._style:
             self.found.extend(m.group(1) or m.group(2) for m in CSS_URL.finditer(data))
         elif self._script is not None:
             self.found.extend(m.group(1) for m in JS_URL.finditer(data))
+
+
+def widget_html(state_json: str) -> list[str]:
+    """The HTML a saved widget state puts in the page: HTML widgets' values and HTML descriptions ([] if unreadable:
+    the build checks the state itself, site_tools.widget_state.state_problems)."""
+    try:
+        models = json.loads(state_json).get("state", {})
+    except (ValueError, AttributeError):
+        return []
+    found = []
+    for rec in models.values() if isinstance(models, dict) else []:
+        state = rec.get("state") if isinstance(rec, dict) else None
+        if isinstance(state, dict):
+            found += [state[k] for k in ("value", "description") if isinstance(state.get(k), str) and "<" in state[k]]
+    return found
 
 
 def loaded_urls(html: str) -> list[str]:
@@ -70,7 +93,8 @@ def loaded_urls(html: str) -> list[str]:
     parser = _Loads()
     parser.feed(html)
     parser.close()
-    return [u for u in parser.found if u]
+    inside = [u for state in parser.widget_states for value in widget_html(state) for u in loaded_urls(value)]
+    return [u for u in parser.found if u] + inside
 
 
 def external_loads(html: str) -> list[str]:

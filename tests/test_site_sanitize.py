@@ -30,7 +30,7 @@ from test_site_build import make_fake_node_modules
 
 from site_tools import build as site_build
 from site_tools import pages as pg
-from site_tools import sanitize
+from site_tools import sanitize, scan
 from site_tools import widget_state as ws
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -389,3 +389,20 @@ def test_the_build_command_says_the_warnings_and_succeeds(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert "site: WARNING:" in err and "01_bad.ipynb: its saved widget state cannot be shown" in err
     assert "Traceback" not in err
+
+
+# --- what a saved widget would fetch from another host -----------------------------------------------------------
+
+@pytest.mark.parametrize(("html", "url"), [
+    ('<img src="https://example.invalid/pixel.png">', "https://example.invalid/pixel.png"),
+    ('<div style="background:url(https://example.invalid/b.png)">x</div>', "https://example.invalid/b.png"),
+], ids=["img-src", "style-url"])
+def test_the_scan_reads_the_html_inside_saved_widgets(html, url):
+    """Cleaning keeps images and styles (JupyterLab does), so the build's scan for loads from other hosts must also
+    read the HTML the widget manager puts in the page from the saved state, escaped as the page writes it."""
+    state = {"version_major": 2, "version_minor": 0, "state": {"a": {
+        "model_name": "HTMLModel", "model_module": "@jupyter-widgets/controls", "model_module_version": "2.0.0",
+        "state": {"value": sanitize.clean(html)}}}}
+    page = f'<script type="{ws.STATE_KEY}">{json.dumps(state).replace("/", chr(92) + "/")}</script>'
+    assert scan.external_loads(page) == [url]
+    assert scan.external_loads(page.replace(ws.STATE_KEY, "application/json")) == []
