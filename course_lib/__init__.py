@@ -16,11 +16,11 @@ from typing import Any
 
 from . import graph
 from .graph import CycleError, Graph, Node
-from .i18n import N_, say, set_language  # stdlib only: cl.set_language("fr"), cl.say(key) in a notebook
+from .i18n import N_, number, say, set_language  # stdlib only: cl.set_language("fr"), cl.number(0.5) in a notebook
 from .i18n import gettext as _
 
-__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "present", "say", "set_language", "set_theme", "show",
-           "to_graph"]
+__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "number", "present", "say", "set_language", "set_theme",
+           "show", "to_graph"]
 __version__ = "0.1.0"
 
 
