@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .i18n import N_, Plural, Said, say
+from .i18n import N_, Plural, Said, get_language, number, say
 from .i18n import gettext as _
 
 #: Node kinds; each has its own shape in the renderer (render/theme.py).
@@ -564,3 +564,25 @@ def _short(v: Any, digits: int = 4) -> str:
 
 
 short_value = _short
+
+
+def value_text(v: Any, digits: int = 4) -> str:
+    """A value as a drawing or a step shows it, in the language of the moment: a scalar with ``digits``
+    significant digits, a small array its numbers, a bigger one its shape. English: exactly
+    :func:`short_value`; French: decimal commas (:func:`course_lib.i18n.number`), so the numbers of
+    an array are separated by `` ; `` (``[0,5 ; 1]``), as French writes a list of decimals.
+
+    >>> from course_lib.i18n import set_language
+    >>> set_language("fr"); value_text(0.49534), value_text([0.5, 1.0]), value_text(np.zeros((3, 2)))
+    ('0,4953', '[0,5 ; 1]', '[3x2]')
+    >>> set_language("en"); value_text(0.49534), value_text([0.5, 1.0])
+    ('0.4953', '[0.5, 1]')
+    """
+    if get_language() != "fr":
+        return _short(v, digits)
+    a = np.asarray(v)
+    if a.ndim == 0:
+        return number(float(a), digits)
+    if a.size <= 3:
+        return "[" + " ; ".join(number(float(x), digits - 1) for x in a.ravel()) + "]"
+    return _short(a, digits)

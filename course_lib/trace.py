@@ -27,8 +27,8 @@ import numpy as np
 from . import dynamic as dy
 from . import graph as ir
 from . import static as st
-from .graph import short_value
-from .i18n import N_, Plural, Said, get_language, number, said_by, say
+from .graph import short_value, value_text
+from .i18n import N_, Plural, Said, said_by, say
 from .i18n import gettext as _
 
 STYLES = ("define-then-run", "define-by-run")
@@ -40,28 +40,6 @@ STYLE_NAMES = {"define-then-run": N_("define-then-run"), "define-by-run": N_("de
 def style_name(style: str) -> str:
     """A style in words of the language of the moment: ``define-then-run`` (French ``définir-puis-exécuter``)."""
     return _(STYLE_NAMES[style])
-
-
-def value_text(v: Any, digits: int = 4) -> str:
-    """A value as a drawing or a step shows it, in the language of the moment: a scalar with ``digits``
-    significant digits, a small array its numbers, a bigger one its shape. English: exactly
-    :func:`course_lib.graph.short_value`; French: decimal commas (:func:`course_lib.i18n.number`), so the numbers of
-    an array are separated by `` ; `` (``[0,5 ; 1]``), as French writes a list of decimals.
-
-    >>> from course_lib.i18n import set_language
-    >>> set_language("fr"); value_text(0.49534), value_text([0.5, 1.0]), value_text(np.zeros((3, 2)))
-    ('0,4953', '[0,5 ; 1]', '[3x2]')
-    >>> set_language("en"); value_text(0.49534), value_text([0.5, 1.0])
-    ('0.4953', '[0.5, 1]')
-    """
-    if get_language() != "fr":
-        return short_value(v, digits)
-    a = np.asarray(v)
-    if a.ndim == 0:
-        return number(float(a), digits)
-    if a.size <= 3:
-        return "[" + " ; ".join(number(float(x), digits - 1) for x in a.ravel()) + "]"
-    return short_value(a, digits)
 
 
 @dataclass(frozen=True)
@@ -167,6 +145,9 @@ OPS_AS_VALUE = N_("the program {name} used the ops namespace as a number ({text}
                   "def f(ops, x): return ops.sin(x)")
 # an error raised inside the program (Python's words in {text}): added to the error, which keeps its type
 PROGRAM_RAISED = N_("{error} on line {line} of the program {name}: {text}; fix that line, then record it again")
+# what record() notes when it was asked for backward but the output is not one number
+NO_BACKWARD = N_("no backward steps: the output has shape {shape}, and backward starts from one number (PyTorch's "
+                 "backward() refuses such an output); return ops.sum(...) of it to step through backward")
 PROGRAM_RAISED_SOMEWHERE = N_("{error} inside the program {name}: {text}; fix the program, then record it again")
 
 
@@ -196,6 +177,7 @@ class Trace:
                  grad_nodes: dict[int, int] | None = None) -> None:
         self.style, self.graph, self.events, self.source = style, graph, events, source
         self.grad_nodes: dict[int, int] = dict(grad_nodes or {})
+        self.note: str = ""  # what a stepper should say beside the steps (:data:`NO_BACKWARD`), said by record
         self._index: Any = None
 
     def __len__(self) -> int:
@@ -515,9 +497,12 @@ def record(program: Callable[..., Any], style: str, inputs: dict[str, float], ba
     inputs = _read_inputs(program, names, inputs)
     source, first, code = program_source(program)
     where = _LineFinder(code, first)
-    if style == "define-by-run":
-        return _record_dynamic(program, names, inputs, backward, source, where)
-    return _record_static(program, names, inputs, backward, source, where)
+    recorder = _record_dynamic if style == "define-by-run" else _record_static
+    t = recorder(program, names, inputs, backward, source, where)
+    out = t.final_state()[t.graph.outputs[0].id].value
+    if backward and np.size(out) != 1:  # both engines skip it: said, so that no phase goes missing silently
+        t.note = say(NO_BACKWARD, shape=np.shape(out))
+    return t
 
 
 def _describe(node: ir.Node, value: Any = None) -> str | Shown:

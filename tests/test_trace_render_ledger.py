@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from course_lib import dynamic as dy
-from course_lib import expr, programs, render, trace
+from course_lib import expr, graph, programs, render, trace
 from course_lib import static as st
 from course_lib.i18n import message_of, set_language
 from course_lib.render import plan
@@ -251,6 +251,29 @@ def test_side_by_side_says_in_course_words_why_a_program_could_not_be_recorded(c
     assert w.step == 0
 
 
+NOTED = [  # (case, program, inputs, backward, noted?): backward asked of an output that is not one number is said
+    ("a vector output", lambda ops, x: ops.sin(x), {"x": [1.0, 2.0]}, True, True),
+    ("a matrix output", lambda ops, x: x * 2.0, {"x": [[1.0], [2.0]]}, True, True),
+    ("a vector output, backward=False", lambda ops, x: ops.sin(x), {"x": [1.0, 2.0]}, False, False),
+    ("its sum", lambda ops, x: ops.sum(ops.sin(x)), {"x": [1.0, 2.0]}, True, False),
+    ("a scalar output", lambda ops, x: ops.sin(x), {"x": 1.0}, True, False),
+]
+
+
+@pytest.mark.parametrize(("case", "program", "inputs", "backward", "noted"), NOTED, ids=[r[0] for r in NOTED])
+def test_a_backward_that_cannot_start_is_said_not_skipped_silently(case, program, inputs, backward, noted):
+    for style in trace.STYLES:
+        t = trace.record(program, style, inputs, backward=backward)
+        assert (getattr(t.note, "msgid", None) == trace.NO_BACKWARD) if noted else t.note == ""
+        assert not any(e.phase == "backward" for e in t.events) or not noted
+        assert said_ids(Stepper(t)) == ([trace.NO_BACKWARD] if noted else [])
+    w = SideBySide(program, inputs, backward=backward)
+    assert said_ids(w) == ([trace.NO_BACKWARD] if noted else [])  # once, though both traces carry it
+    w.go(2)
+    w.go(0)
+    assert said_ids(w) == ([trace.NO_BACKWARD] if noted else [])  # given back after a step note
+
+
 def test_side_by_side_of_a_constant_program_steps_both_ways():
     w = SideBySide(lambda ops, x: 3.0, {"x": 1.0})
     assert not w.failures and w.steps >= 1
@@ -276,11 +299,11 @@ def test_graph_labels_write_a_decimal_comma_in_french_and_a_point_in_english():
 
 
 def test_a_constant_box_and_a_small_array_say_their_numbers_in_french():
-    graph = trace.record(lambda ops, x: ops.sin(x * 0.25), "define-then-run", {"x": 1.0}, backward=False).graph
-    assert "✓ 0.25<" in render.to_svg(graph)
+    g = trace.record(lambda ops, x: ops.sin(x * 0.25), "define-then-run", {"x": 1.0}, backward=False).graph
+    assert "✓ 0.25<" in render.to_svg(g)
     set_language("fr")
-    assert "✓ 0,25<" in render.to_svg(graph) and "0.25<" not in render.to_svg(graph)
-    assert trace.value_text([0.5, 1.25]) == "[0,5 ; 1,25]" and trace.value_text(np.zeros((2, 3))) == "[2x3]"
+    assert "✓ 0,25<" in render.to_svg(g) and "0.25<" not in render.to_svg(g)
+    assert graph.value_text([0.5, 1.25]) == "[0,5 ; 1,25]" and graph.value_text(np.zeros((2, 3))) == "[2x3]"
     assert plan.fmt(np.float64(-0.58514)) == "-0,5851" and plan.fmt(1234.5) == "1\u202f234"
 
 

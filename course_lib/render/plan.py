@@ -17,10 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Graph, Node
+from ..graph import Graph, Node, value_text
 from ..i18n import N_, Plural, get_language, number, say
 from ..i18n import gettext as _
-from ..trace import value_text
 from .theme import MARKS
 
 __all__ = ["BAD_COLLAPSE", "BAD_MAPPING", "BAD_STATE", "DEFAULT_MAX_NODES", "STATUSES", "Item", "Plan", "item_states",
@@ -318,7 +317,7 @@ def lines(item: Item, status: str, value: Any, grad: Any) -> tuple[str, ...]:
 
 def fmt(v: Any) -> str:
     """A value as a label shows it (4 significant digits for a number), in the language of the moment: French
-    writes a decimal comma (``= 0,4953``), as :func:`course_lib.trace.value_text` does for the step's words."""
+    writes a decimal comma (``= 0,4953``), as :func:`course_lib.graph.value_text` does for the step's words."""
     if type(v) is float or (type(v) is np.ndarray and v.ndim == 0):
         # short_value's scalar format, without its array machinery (per-step hot path)
         return f"{float(v):.4g}" if get_language() != "fr" else number(float(v), 4)
