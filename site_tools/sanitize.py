@@ -6,7 +6,7 @@ Who wrote what. The site's own templates and its pinned scripts (require.js, the
 are the only code a page runs. Everything read from ``notebooks/`` and ``instructor/`` is data, even the course's own
 outputs: whoever can edit a notebook can write an output that looks like course_lib's, and the build never runs a
 notebook, so nothing in the file can prove who wrote it. (JupyterLab runs the scripts of a *trusted* notebook's HTML
-outputs, and tools/trust_notebooks.py trusts the course's notebooks; the site does not follow it there.) The course's
+outputs, so tools/trust_notebooks.py signs no notebook whose outputs :func:`runs_something` finds in.) The course's
 own outputs need no script: their SVG graphs, tables and inline styles are all in the allow-list below, and
 tests/test_site_sanitize.py checks that cleaning the course's notebooks removes nothing from them.
 
@@ -24,6 +24,7 @@ anchors need it).
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import nh3
 
@@ -211,3 +212,47 @@ def clean_models(models: dict[str, dict]) -> list[str]:
         if isinstance(state.get("outputs"), list):
             clean_outputs(state["outputs"])
     return sheets
+
+
+class _Tokens(HTMLParser):
+    """HTML as (tag, attributes) and text, the way a browser would hold it: the <tbody> a browser adds, the rel of
+    links and the spacing inside style attributes do not count."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tbody":
+            return
+        a = {k: v for k, v in attrs if not (tag == "a" and k == "rel")}
+        if a.get("style"):
+            a["style"] = ";".join(sorted(d.replace(" ", "") for d in a["style"].split(";") if d.strip()))
+        self.out.append(f"<{tag} {sorted(a.items())}>")
+
+    handle_startendtag = handle_starttag
+
+    def handle_data(self, data):
+        if data.strip():
+            self.out.append(data.strip())
+
+
+def tokens(html: str) -> list[str]:
+    """``html`` as the list of what a browser holds of it (:class:`_Tokens`), to compare two versions of it."""
+    parser = _Tokens()
+    parser.feed(html)
+    parser.close()
+    return parser.out
+
+
+def runs_something(html: str) -> bool:
+    """Whether cleaning takes anything from ``html``: what it takes is what could run (a script, a handler, a
+    ``javascript:`` link, a frame) or what JupyterLab would not show untrusted. The course's own outputs lose
+    nothing (tests/test_site_sanitize.py), so for them this is False.
+
+    >>> runs_something('<svg viewBox="0 0 2 2"><rect width="2" height="2"/></svg>')
+    False
+    >>> runs_something('<b onclick=go()>x</b>')
+    True
+    """
+    return "<" in html and tokens(html) != tokens(clean(html))

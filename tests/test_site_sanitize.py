@@ -185,36 +185,6 @@ def test_maths_and_code_keep_their_text(planted):
 
 # --- what the course's own notebooks need ------------------------------------------------------------------------
 
-class _Tokens(HTMLParser):
-    """HTML as (tag, attributes) and text, the way a browser would hold it: the <tbody> a browser adds, the rel of
-    links and the spacing inside style attributes do not count."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.out: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "tbody":
-            return
-        a = {k: v for k, v in attrs if not (tag == "a" and k == "rel")}
-        if a.get("style"):
-            a["style"] = ";".join(sorted(d.replace(" ", "") for d in a["style"].split(";") if d.strip()))
-        self.out.append(f"<{tag} {sorted(a.items())}>")
-
-    handle_startendtag = handle_starttag
-
-    def handle_data(self, data):
-        if data.strip():
-            self.out.append(data.strip())
-
-
-def tokens(html: str) -> list[str]:
-    parser = _Tokens()
-    parser.feed(html)
-    parser.close()
-    return parser.out
-
-
 def course_html(path: Path) -> list[tuple[str, str]]:
     """(where, HTML) of everything of one notebook the site cleans: markdown, HTML outputs, HTML widgets (their
     style sheet, which the page's head gets, aside)."""
@@ -240,7 +210,7 @@ def test_cleaning_a_course_notebook_removes_nothing_from_it(path):
     nb = nbformat.read(path, as_version=4)
     assert ws.state_problems(nb) == [] and ws.lost_views(nb) == []
     for where, html in course_html(path):
-        before, after = tokens(html), tokens(sanitize.clean(html))
+        before, after = sanitize.tokens(html), sanitize.tokens(sanitize.clean(html))
         assert before == after, f"{where}: " + "\n".join(d for d in difflib.ndiff(before, after) if d[0] in "+-")
     sheets = sanitize.clean_models(ws.models_of(nb))
     if ws.view_outputs(nb):
@@ -252,7 +222,7 @@ def test_cleaning_the_course_guides_removes_nothing():
     assert guides
     for guide in guides:
         html = markdown2html(guide.read_text(encoding="utf-8"))
-        assert tokens(html) == tokens(sanitize.clean(html)), guide
+        assert sanitize.tokens(html) == sanitize.tokens(sanitize.clean(html)), guide
 
 
 # --- a corrupt saved widget state ---------------------------------------------------------------------------------
