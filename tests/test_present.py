@@ -51,3 +51,35 @@ def test_the_menu_items_named_exist_in_the_installed_jupyterlab() -> None:
     for label in named:
         assert f'"{label}"' in text, \
             f"JupyterLab has no menu item labelled {label!r}: update PRESENT_STEPS and the README"
+
+
+ONE_LINE = "import course_lib as cl; cl.present()"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_readme_and_both_start_pages_give_the_same_one_line_call() -> None:
+    """Wherever an instructor reads how to present, the call is one line that imports what it needs (a bare
+    cl.present() as a notebook's first cell stopped Run All with a NameError: the import came in the next cell)."""
+    import nbformat
+
+    assert f"`{ONE_LINE}`" in (ROOT / "README.md").read_text(encoding="utf-8")
+    for page in ("notebooks/00_start_here.ipynb", "notebooks/fr/00_start_here.ipynb"):
+        prose = "".join(c.source for c in nbformat.read(ROOT / page, as_version=4).cells if c.cell_type == "markdown")
+        assert f"`{ONE_LINE}`" in prose, page
+        assert "**`cl.present()`**" not in prose, page  # the bare call, which fails as a first cell
+
+
+def test_the_one_line_call_runs_as_a_notebooks_first_cell_and_run_all_goes_on(tmp_path) -> None:
+    """In a real kernel: the call first, then the notebook's own first cell (the French one, which sets the
+    language); the theme is the presenter's when the notebook's cells run."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(ROOT / "notebooks" / "fr" / "01_graphs_are_dags.ipynb", as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    probe = "from course_lib import render\nprint(render.get_theme().name)"
+    nb.cells = [nbformat.v4.new_code_cell(ONE_LINE), first, nbformat.v4.new_code_cell(probe)]
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+                   ).execute()
+    assert "Presenter theme on" in "".join(o.get("text", "") for o in nb.cells[0].outputs)
+    assert "".join(o.get("text", "") for o in nb.cells[2].outputs).strip() == "presenter"
