@@ -29,22 +29,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # this checko
 
 from course_lib import render, trace
 from course_lib.measure import fmt_seconds, measure, stamp
+from course_lib.programs import loop
 from course_lib.widgets import SideBySide, Stepper
 
 INPUTS = {"x": 0.5, "w": 0.9}
-
-
-def loop(n: int) -> Callable[..., Any]:
-    """A program of ``n`` ops (``n`` even): ``y = sin(y) * w``, ``n / 2`` times, from ``y = x``."""
-
-    def program(ops: Any, x: Any, w: Any) -> Any:
-        y = x
-        for _ in range(n // 2):
-            y = ops.sin(y) * w
-        return y
-
-    program.__name__ = f"loop{n}"
-    return program
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> float:

@@ -76,3 +76,22 @@ def rnn_step_chain(ops: Any, x: Any, w: Any, u: Any) -> Any:
 
 EXAMPLES = {f.__name__: f for f in (affine_sin, neuron, reuse, branch_with_cond, branch_with_python_if,
                                     repeat_until_large, rnn_step_chain)}
+
+
+def loop(n: int) -> Any:
+    """A program of ``n`` ops (``n`` even): ``y = sin(y)·w``, ``n / 2`` times, from ``y = x``; the long trace a
+    stepper's build time is measured on (benchmarks/stepper_build.py) and counted on (tests).
+
+    >>> from course_lib import dynamic as dy
+    >>> loop(4).__name__, round(float(loop(4)(dy, dy.Tensor(0.5), dy.Tensor(0.9)).data), 4)
+    ('loop4', 0.3764)
+    """
+
+    def program(ops: Any, x: Any, w: Any) -> Any:
+        y = x
+        for _ in range(n // 2):
+            y = ops.sin(y) * w
+        return y
+
+    program.__name__ = f"loop{n}"
+    return program

@@ -16,7 +16,6 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -331,19 +330,9 @@ def test_a_language_switch_lays_out_anew_where_the_labels_differ():
 
 
 # ---------------------------------------------------------------------------------------------------- linear build
-def loop(n: int) -> Callable[..., Any]:
-    def program(ops: Any, x: Any, w: Any) -> Any:
-        y = x
-        for _ in range(n // 2):
-            y = ops.sin(y) * w
-        return y
-
-    return program
-
-
 def counted_build(monkeypatch: pytest.MonkeyPatch, n: int, style: str, **options: Any) -> dict[str, int]:
     """Build a Stepper of an ``n``-op loop, counting the states computed and the boxes labelled."""
-    tr = trace.record(loop(n), style, {"x": 0.5, "w": 0.9})
+    tr = trace.record(programs.loop(n), style, {"x": 0.5, "w": 0.9})
     counts = {"states": 0, "labelled": 0, "steps": len(tr)}
     state, item_states = trace.Trace.state, plan.item_states
 
@@ -386,7 +375,7 @@ def test_frames_that_fit_the_page_are_each_computed_once():
 
 
 PROGRAMS = [programs.affine_sin, programs.neuron, programs.reuse, programs.branch_with_cond, programs.rnn_step_chain,
-            expr.parse("sin(x*w) + x"), loop(60)]
+            expr.parse("sin(x*w) + x"), programs.loop(60)]
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: getattr(p, "__name__", None) or p.text)
