@@ -203,6 +203,14 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
     def show_note(self, text: str) -> None:
         self.show_message(text, "note")
 
+    def show_notes(self, notes: list[str]) -> None:
+        """Notes said while building the widget, one per line (nothing when the list is empty), each kept in
+        ``self.shown`` as :meth:`show_problems` keeps problems."""
+        found = [n for n in notes if n]
+        if found:
+            self.show_note("\n".join(found))
+            self.shown = found
+
     def clear_message(self) -> None:
         self.message.value = ""
         self.shown = []

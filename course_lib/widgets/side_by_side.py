@@ -67,9 +67,8 @@ class SideBySide(SteppingWidget):
         panes = self._panes(problems, max_bytes)
         self.show_problems(problems)
         notes = list(dict.fromkeys(t.note for t in self.traces.values() if t.note))  # the same words for both
-        if notes and not self.shown:
-            self.show_note("\n".join(notes))
-            self.shown = notes
+        if not self.shown:
+            self.show_notes(notes)
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         head = self.html(esc(_("{name}: the same program, stepped both ways on one clock")).replace(
             "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")

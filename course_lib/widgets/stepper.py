@@ -179,9 +179,8 @@ class Stepper(SteppingWidget):
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         notes = [say(NO_EVENTS)] if self.steps == 0 else [] if self.pane.in_browser else [say(LARGE_TRACE)]
         notes += [trace.note] if trace.note else []
-        if notes and not self.clock_problem:  # a wrong argument is said first, never hidden by a note
-            self.show_note("\n".join(notes))
-            self.shown = notes
+        if not self.clock_problem:  # a wrong argument is said first, never hidden by a note
+            self.show_notes(notes)
         left = W.VBox([self.pane.title, controls.main, self.message, self.pane.text, controls.speed],
                       layout=W.Layout(flex="0 1 40%", min_width="min(100%, 300px)"))
         self.pane.graph.layout.flex = "1 1 0%"
