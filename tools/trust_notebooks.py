@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # site_tools, from this checkout
 
-#: output kinds JupyterLab shows without running anything, trusted or not (HTML and SVG are checked instead)
-SHOWN_AS_DATA = {"text/plain", "text/markdown", "text/latex", "image/png", "image/jpeg", "image/gif",
-                 "application/vnd.jupyter.widget-view+json", "application/json"}
+#: output kinds JupyterLab shows without running anything, trusted or not, beyond those the static site keeps as they
+#: are (site_tools.sanitize.SAFE_MIMES); HTML and SVG (sanitize.CLEANED_MIMES) are checked instead
+ALSO_DATA = {"text/markdown", "text/latex", "application/json"}
 
 
 def notebooks_in(targets: list[str]) -> list[Path]:
@@ -61,9 +61,9 @@ def would_run(path: Path) -> list[str]:
             data = out.get("data") if isinstance(out, dict) else None
             for mime, value in data.items() if isinstance(data, dict) else []:
                 text = "".join(value) if isinstance(value, list) else value
-                if mime in ("text/html", "image/svg+xml") and isinstance(text, str) and sanitize.runs_something(text):
+                if mime in sanitize.CLEANED_MIMES and isinstance(text, str) and sanitize.runs_something(text):
                     found.append(f"cell {k}: {mime} with something that would run (a script, a handler, a link)")
-                elif mime not in SHOWN_AS_DATA | {"text/html", "image/svg+xml"}:
+                elif mime not in sanitize.SAFE_MIMES | sanitize.CLEANED_MIMES | ALSO_DATA:
                     found.append(f"cell {k}: a {mime} output, which runs as code")
     return found
 
