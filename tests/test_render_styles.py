@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -77,3 +78,57 @@ def test_the_gradient_node_of_an_input_is_titled_from_the_trace_not_from_the_gra
     assert "∂/∂" not in render.to_dot(tr.graph)  # without the mapping, no node claims to be a derivative
     frames = render.Frames(tr)
     assert all(f"∂/∂{tr.graph.nodes[x].name} = " in frames.svg(len(frames) - 1) for x in tr.grad_nodes)
+
+
+# ------------------------------------------------------------------ the presenter's compact labels (issue 26)
+PROGRAMS = [(programs.affine_sin, {"x": 3.0, "w": 2.0}), (programs.branch_with_cond, {"x": -1.25})]
+
+
+def _labels(svg: str) -> dict[str, list[str]]:
+    """data-id -> the text lines of each drawn box."""
+    return {m.group(1): re.findall(r"<text[^>]*>([^<]*)</text>", m.group(2))
+            for m in re.finditer(r'<g class="node [a-z]+" data-id="([^"]+)">(.*?)</g>', svg)}
+
+
+@pytest.mark.parametrize(("program", "inputs"), PROGRAMS)
+@pytest.mark.parametrize("style", ["define-then-run", "define-by-run"])
+def test_presenter_labels_are_one_line_and_a_gradient_only_once_it_exists(program, inputs, style):
+    """Every step of both styles: one line per box, its value on it ("✓ mul = 6"); a second line only for a
+    gradient already computed; nothing moves between steps (the room is reserved on one line)."""
+    tr = trace.record(program, style, inputs)
+    frames = render.Frames(tr, theme="presenter")
+    first = render.node_boxes(frames.svg(len(tr)))
+    seen_value = seen_grad = False
+    for step in range(len(frames)):
+        svg = frames.svg(step)
+        assert {k: v for k, v in render.node_boxes(svg).items() if k in first} == \
+            {k: first[k] for k in render.node_boxes(svg)}
+        for key, text in _labels(svg).items():
+            assert len(text) <= 2, (step, key, text)
+            if len(text) == 2:
+                assert text[1].startswith("grad = "), (step, key, text)
+                seen_grad = True
+            seen_value |= text[0].startswith("✓ ") and " = " in text[0]
+    assert seen_value and (seen_grad or style == "define-then-run")
+
+
+def test_the_compact_style_is_the_presenters_and_the_classroom_keeps_two_lines():
+    """The switch is one Theme field: turned off, the presenter draws the classroom's stacked labels again
+    (what the browser layout test must see fail)."""
+    tr = trace.record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0})
+    done = len(tr)
+    assert render.get_theme("presenter").compact and not render.get_theme("classroom").compact
+    compact = _labels(render.Frames(tr, theme="presenter").svg(done))
+    stacked = _labels(render.Frames(tr, theme=replace(render.get_theme("presenter"), compact=False)).svg(done))
+    classroom = _labels(render.Frames(tr, theme="classroom").svg(done))
+    assert compact["n2"] == ["✓ mul = 6", "grad = 0.7539"]
+    assert stacked["n2"] == classroom["n2"] == ["✓ mul", "= 6", "grad = 0.7539"]
+
+
+def test_a_compact_operation_is_a_stadium_in_the_drawing_the_dot_and_the_legend():
+    g = _graph()
+    presenter, classroom = render.get_theme("presenter"), render.get_theme("classroom")
+    svg = render.to_svg(g, "done", theme=presenter, legend=True)
+    assert "<ellipse" not in svg and re.search(r'<rect [^>]*rx="[\d.]+"', svg)
+    assert "<ellipse" in render.to_svg(g, "done", theme=classroom, legend=True)
+    assert re.search(r'n1 \[[^\]]*shape="box"[^\]]*style="rounded,filled"', render.to_dot(g, "done", theme=presenter))

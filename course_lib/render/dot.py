@@ -16,9 +16,13 @@ from typing import Any
 from .plan import BIG_LAYOUT, TITLE_CHARS, Item, Plan, clean, prefixes
 from .theme import SHAPES, Theme, edge_style, node_style
 
-__all__ = ["BIG_CLUSTER", "attrs", "body", "q"]
+__all__ = ["BIG_CLUSTER", "INPUT_MARGIN", "MARGIN", "attrs", "body", "q"]
 
 BIG_CLUSTER = 30  # boxes in one scope; above it the whole graph is ranked at once (see _graph_attrs)
+#: (x, y) inches of room around a label, classroom and compact (the presenter theme's one-line labels)
+MARGIN = {False: "0.12,0.05", True: "0.07,0.025"}
+#: an input's parallelogram is laid out as a box with side margins wide enough for its slant (svg.shape's cap)
+INPUT_MARGIN = {False: "0.3,0.05", True: "0.2,0.025"}
 
 States = Mapping[str, tuple[str, tuple[str, ...]]]
 
@@ -101,13 +105,17 @@ def _node_line(item: Item, prefix: str, labels: Mapping[str, Sequence[str]], sta
     if item.kind == "input" and states is None:
         # Graphviz inflates a parallelogram around a multi-line label; lay it out as a wider box and draw
         # the parallelogram inside it (the course draws every shape itself)
-        a.update({"shape": "box", "margin": "0.3,0.05"})
+        a.update({"shape": "box", "margin": INPUT_MARGIN[t.compact]})
+    elif item.kind == "op" and t.compact:  # a stadium: a box with round ends, hugging one line of text
+        a["shape"] = "box"
     if item.output:
         a["peripheries"] = 2
     if item.kind == "group":
         a["style"] = "rounded"
     if states is not None:
         a.update(node_attrs(states[item.key][0], item.gradient, t))
+        if a["shape"] == "box" and item.kind == "op" and a["style"] != "invis":
+            a["style"] = "rounded," + a["style"]
         a["tooltip"] = item.tooltip
     return a
 
@@ -142,8 +150,8 @@ def _clusters(p: Plan, prefix: str, labels: Mapping[str, Sequence[str]], states:
 def body(p: Plan, t: Theme, prefix: str, labels: Mapping[str, Sequence[str]], states: States | None,
          rankdir: str, skip: set[tuple[str, str]] | frozenset = frozenset()) -> list[str]:
     """DOT statements (graphviz.Digraph ``body`` lines). ``states`` None: layout only (shapes, sizes)."""
-    n_attrs = {"fontname": t.fontname, "fontsize": t.fontsize, "penwidth": t.penwidth, "margin": "0.12,0.05",
-               "height": 0.4}
+    n_attrs = {"fontname": t.fontname, "fontsize": t.fontsize, "penwidth": t.penwidth, "margin": MARGIN[t.compact],
+               "height": 0.3 if t.compact else 0.4}
     out = [
         f"\tgraph {attrs(_graph_attrs(p, t, prefix, rankdir))}\n",
         f"\tnode {attrs(n_attrs)}\n",

@@ -48,7 +48,7 @@ def draw(graph: Graph, state: Any = None, values: Mapping[int, Any] | None = Non
 
     lay = Layout(graph, theme=theme, max_nodes=max_nodes, collapse=collapse, prefix=prefix,
                  reserve=[state], rankdir=rankdir, grad_nodes=grad_nodes)
-    states = item_states(lay.plan, state, values, grads)
+    states = item_states(lay.plan, state, values, grads, lay.theme.compact)
     labels = {k: lines for k, (_s, lines) in states.items()}
     d = CourseDigraph(name=lay.prefix, body=dot.body(lay.plan, lay.theme, lay.prefix, labels, states, lay.rankdir))
     d._course_layout = lay

@@ -101,7 +101,7 @@ class Layout:
                 cur[k] = line
 
         for state in states:
-            for key, (status, lines) in item_states(self.plan, state, None, None).items():
+            for key, (status, lines) in item_states(self.plan, state, None, None, self.theme.compact).items():
                 cur = widest.setdefault(key, [])
                 if status != "running":  # room for the mark, whatever state comes later
                     lines = (MARKS["running"] + lines[0].removeprefix(MARKS.get(status, "")),) + lines[1:]
@@ -111,7 +111,9 @@ class Layout:
             extra = [VALUE_ROOM] + ([GRAD_ROOM] if "grad" in room else [])
             for item in self.plan.items:
                 if item.kind not in ("group", "constant"):
-                    for k, line in enumerate(extra, start=len(item.title.split("\n"))):
+                    if self.theme.compact:  # the value on the title's line, the gradient under it
+                        extra = [MARKS["running"] + item.title + " " + VALUE_ROOM, *extra[1:]]
+                    for k, line in enumerate(extra, start=0 if self.theme.compact else len(item.title.split("\n"))):
                         widen(widest[item.key], k, line, ties=True)  # ties: the same DOT whatever the value
         return {k: tuple(v) for k, v in widest.items()}
 
@@ -151,8 +153,8 @@ class Layout:
         for item in self.plan.items:
             x, y, w, h = geo.nodes[item.key]
             cx, cy = self._xy(x, y)
-            inner = shape(item.kind, cx, cy, w - 8, h - 8) if item.output else None
-            self._shape[item.key] = (shape(item.kind, cx, cy, w, h), inner, cx, cy)
+            inner = shape(item.kind, cx, cy, w - 8, h - 8, self.theme.compact) if item.output else None
+            self._shape[item.key] = (shape(item.kind, cx, cy, w, h, self.theme.compact), inner, cx, cy)
         self._edge_path = {edge: path for edge in self.plan.edges if (path := self._edge(*edge[:2]))}
         self._cluster_boxes = [self._cluster(*c) for c in geo.clusters]
         self._clusters = "".join(frag for frag, _box in self._cluster_boxes)
@@ -247,7 +249,7 @@ class Layout:
         if not self.ok:
             return fallback_html(self.dot, self.message)
         t = self.theme
-        states = item_states(self.plan, state, values, grads)
+        states = item_states(self.plan, state, values, grads, t.compact)
         body = self._body(states)
         width, height = self.width, self.height
         if self.plan.note:

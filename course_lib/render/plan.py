@@ -303,13 +303,26 @@ def _group_status(statuses: list[str]) -> str:
     return "defined"
 
 
-def lines(item: Item, status: str, value: Any, grad: Any) -> tuple[str, ...]:
-    """The label of a box in one state: mark + title, then ``= value`` and ``grad = ...`` when known."""
+def lines(item: Item, status: str, value: Any, grad: Any, compact: bool = False) -> tuple[str, ...]:
+    """The label of a box in one state: mark + title, then ``= value`` and ``grad = ...`` when known.
+
+    ``compact`` (the presenter theme): one line, the value after the title, the gradient a second line only once
+    it exists; a collapsed scope's count joins its name.
+
+    >>> box = Item("n1", "op", "", (), "mul", "")
+    >>> lines(box, "done", 6.0, None), lines(box, "done", 6.0, 2.0, compact=True)
+    (('✓ mul', '= 6'), ('✓ mul = 6', 'grad = 2'))
+    """
     title = item.title.split("\n")
+    if compact:
+        title = [" · ".join(title)]
     out = [MARKS.get(status, "") + title[0], *title[1:]]
     if item.kind != "group" and status in ("running", "done"):
         if value is not None and item.kind != "constant":
-            out.append("= " + fmt(value))
+            if compact:
+                out[0] += " = " + fmt(value)
+            else:
+                out.append("= " + fmt(value))
         if grad is not None:
             out.append("grad = " + fmt(grad))
     return tuple(out)
@@ -327,8 +340,9 @@ def fmt(v: Any) -> str:
         return str(v)[:12]
 
 
-def item_states(p: Plan, state: Any, values: Any, grads: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Box key -> (status, label lines) for one state of the drawing."""
+def item_states(p: Plan, state: Any, values: Any, grads: Any, compact: bool = False
+                ) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Box key -> (status, label lines) for one state of the drawing (``compact``: see :func:`lines`)."""
     if not (state is None or isinstance(state, (str, Mapping))):
         raise TypeError(say(BAD_STATE, statuses=", ".join(STATUSES), state=f"{state!r:.40}"))
     for what, m in (("values", values), ("grads", grads)):
@@ -338,8 +352,8 @@ def item_states(p: Plan, state: Any, values: Any, grads: Any) -> dict[str, tuple
     for item in p.items:
         if item.kind == "group":
             status = _group_status([_node_state(m, state, values, grads)[0] for m in item.members])
-            out[item.key] = (status, lines(item, status, None, None))
+            out[item.key] = (status, lines(item, status, None, None, compact))
         else:
             status, value, grad = _node_state(item.members[0], state, values, grads)
-            out[item.key] = (status, lines(item, status, value, grad))
+            out[item.key] = (status, lines(item, status, value, grad, compact))
     return out

@@ -47,13 +47,21 @@ def e(s: str) -> str:
     return html.escape(s, quote=True) if _NEEDS_ESCAPE.search(s) else s
 
 
-def shape(kind: str, cx: float, cy: float, w: float, h: float) -> str:
-    """The outline of a box as an SVG element without style (the style is added per state)."""
+def shape(kind: str, cx: float, cy: float, w: float, h: float, compact: bool = False) -> str:
+    """The outline of a box as an SVG element without style (the style is added per state); ``compact`` (the
+    presenter theme): an operation is a stadium, and an input's slant fits its narrower margin.
+
+    >>> shape("op", 10, 10, 40, 20, compact=True)
+    '<rect x="-10" y="0" width="40" height="20" rx="10"'
+    """
     L, R, T, B = cx - w / 2, cx + w / 2, cy - h / 2, cy + h / 2
+    if kind == "op" and compact:
+        return f'<rect x="{n(L)}" y="{n(T)}" width="{n(w)}" height="{n(h)}" rx="{n(min(w, h) / 2)}"'
     if kind == "op":
         return f'<ellipse cx="{n(cx)}" cy="{n(cy)}" rx="{n(w / 2)}" ry="{n(h / 2)}"'
     if kind == "input":  # laid out as a box with wide margins (see dot._node_line): the skew fits in them
-        s = min(0.5 * h, 0.25 * w, 20.0)  # at most the 0.3in (21.6pt) side margin: text never crosses the slant
+        # at most the side margin (0.3in = 21.6pt, compact 0.2in = 14.4pt): text never crosses the slant
+        s = min(0.5 * h, 0.25 * w, 14.0 if compact else 20.0)
         pts = [(L + s, T), (R, T), (R - s, B), (L, B)]
         return '<polygon points="' + " ".join(f"{n(x)},{n(y)}" for x, y in pts) + '"'
     if kind == "variable":
@@ -137,9 +145,9 @@ def _legend_entry(kind: str, status: str, words: str, x: float, y: float, t: The
     cx, cy = x + sw / 2, y + sh / 2
     shape_kind = {"output": "op", "gradient": "op"}.get(kind, kind)
     outline, hollow, _text = node_svg_style(node_style(status, kind == "gradient", t))
-    parts = [shape(shape_kind, cx, cy, sw, sh) + outline + "/>"]
+    parts = [shape(shape_kind, cx, cy, sw, sh, t.compact) + outline + "/>"]
     if kind == "output":
-        parts.append(shape("op", cx, cy, sw - 8, sh - 8) + hollow + "/>")
+        parts.append(shape("op", cx, cy, sw - 8, sh - 8, t.compact) + hollow + "/>")
     if status in MARKS:
         parts.append(f'<text x="{n(cx)}" y="{n(cy + 0.35 * fs)}" font-size="{n(fs)}" fill="{t.text}">'
                      f"{MARKS[status].strip()}</text>")

@@ -66,6 +66,9 @@ class Theme:
     background: str = "#FFFFFF"
     nodesep: float = 0.25
     ranksep: float = 0.35
+    #: one line per box ("✓ mul = 6", the gradient a second line only once it exists), operations in a stadium
+    #: and tight margins: what a projector needs (a label twice the pixels of a laptop's in the same room)
+    compact: bool = False
 
 
 THEMES: dict[str, Theme] = {
@@ -76,7 +79,8 @@ THEMES: dict[str, Theme] = {
         stroke="#000000", defined_stroke="#222222", defined_text="#000000", dash="9,5", running_fill="#E69F00",
         done_fill="#56B4E9", gradient="#D55E00", gradient_fill="#F0A878", edge="#000000", edge_defined="#555555",
         edge_running="#A86A00", cluster_fill="#EEEEEE", cluster_stroke="#555555", cluster_text="#000000",
-        nodesep=0.22, ranksep=0.25,  # tight: a projector has few pixels to spare in height
+        nodesep=0.18, ranksep=0.22,  # tight: a projector has few pixels to spare in height
+        compact=True,
     ),
 }
 _theme: Theme = THEMES["classroom"]
@@ -124,7 +128,8 @@ def get_theme(theme: str | Theme | None = None) -> Theme:
 
 
 # ---------------------------------------------------------------------------------------------------- the table
-#: Box shapes by kind: input = parallelogram, constant = box, variable = cylinder, op = ellipse,
+#: Box shapes by kind: input = parallelogram, constant = box, variable = cylinder, op = ellipse (a stadium, a box
+#: with round ends, in a compact theme: an ellipse needs about 1.4 times its text's width and height),
 #: a collapsed scope = 3-D box; an output gets a double border.
 SHAPES = {"input": "parallelogram", "constant": "box", "variable": "cylinder", "op": "ellipse", "group": "box3d"}
 #: The mark in front of a box's title, so a state reads without colour.
