@@ -132,3 +132,15 @@ def test_a_compact_operation_is_a_stadium_in_the_drawing_the_dot_and_the_legend(
     assert "<ellipse" not in svg and re.search(r'<rect [^>]*rx="[\d.]+"', svg)
     assert "<ellipse" in render.to_svg(g, "done", theme=classroom, legend=True)
     assert re.search(r'n1 \[[^\]]*shape="box"[^\]]*style="rounded,filled"', render.to_dot(g, "done", theme=presenter))
+
+
+def test_a_compact_label_keeps_a_vector_on_a_line_of_its_own():
+    """Joined to its title a vector made a tree of six words 1,450 pt wide; a number joins, a vector does not."""
+    import numpy as np
+
+    from course_lib.render.plan import Item, lines
+
+    leaf = Item("n0", "input", "", (), "the₁", "")
+    assert lines(leaf, "done", np.array([-0.949, -0.562, -0.766]), None, compact=True) == \
+        ("✓ the₁", "= [-0.949, -0.562, -0.766]")
+    assert lines(leaf, "done", np.float64(0.5), None, compact=True) == ("✓ the₁ = 0.5",)

@@ -306,8 +306,8 @@ def _group_status(statuses: list[str]) -> str:
 def lines(item: Item, status: str, value: Any, grad: Any, compact: bool = False) -> tuple[str, ...]:
     """The label of a box in one state: mark + title, then ``= value`` and ``grad = ...`` when known.
 
-    ``compact`` (the presenter theme): one line, the value after the title, the gradient a second line only once
-    it exists; a collapsed scope's count joins its name.
+    ``compact`` (the presenter theme): one line, a number after the title (a vector keeps a line of its own), the
+    gradient a second line only once it exists; a collapsed scope's count joins its name.
 
     >>> box = Item("n1", "op", "", (), "mul", "")
     >>> lines(box, "done", 6.0, None), lines(box, "done", 6.0, 2.0, compact=True)
@@ -319,10 +319,11 @@ def lines(item: Item, status: str, value: Any, grad: Any, compact: bool = False)
     out = [MARKS.get(status, "") + title[0], *title[1:]]
     if item.kind != "group" and status in ("running", "done"):
         if value is not None and item.kind != "constant":
-            if compact:
-                out[0] += " = " + fmt(value)
+            shown = fmt(value)
+            if compact and not shown.startswith("["):  # a vector keeps its own line: joined, a tree got too wide
+                out[0] += " = " + shown
             else:
-                out.append("= " + fmt(value))
+                out.append("= " + shown)
         if grad is not None:
             out.append("grad = " + fmt(grad))
     return tuple(out)
