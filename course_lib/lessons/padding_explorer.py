@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
+from ..graph import Graph
 from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded
@@ -33,7 +34,7 @@ from ..widgets.inputs import read_number
 from ..widgets.sizing import fit_height, wider
 from . import sequences as sq
 
-__all__ = ["PaddingExplorer", "wider"]
+__all__ = ["PaddingExplorer", "fold_steps", "wider"]
 
 _ids = itertools.count(1)
 MAX_SENTENCES, MAX_MEAN, MAX_SPREAD = 40, 30, 20  # beyond these the grid and the graphs no longer fit the page
@@ -42,8 +43,40 @@ MAX_SENTENCES, MAX_MEAN, MAX_SPREAD = 40, 30, 20  # beyond these the grid and th
 #: px over each unrolled graph when it is scrolled to the top of the screen: its two-line title
 GRAPH_TITLE = 70
 
+#: steps drawn one box each at the start of an unrolled graph (and the last one): those between are one box, so a
+#: graph of 11 steps fits a projector's height with readable labels
+KEEP_STEPS = 2
+STEPS_FOLDED = N_("steps {first}–{last}")
+
 RNN_NOT_TINY = N_("PaddingExplorer's rnn must be a sequences.TinyRNN (e.g. sequences.TinyRNN.make()), or None for "
                   "the course's own; got {type} {rnn}")
+
+
+def fold_steps(graph: Graph, steps: int, keep: int = KEEP_STEPS) -> Graph:
+    """A copy of an unrolled graph whose steps ``keep + 1`` to ``steps - 1`` are one name scope, ``steps 3–8``:
+    drawn collapsed, they are one box that says how many nodes it holds (the same structure repeated, the count
+    said). Steps ``1 … keep`` and the last stay boxes of their own; a short graph is copied unchanged.
+
+    >>> from course_lib import static as st
+    >>> g = st.Graph("chain")
+    >>> with g.as_default():
+    ...     h = st.placeholder("x")
+    ...     for t in range(1, 6):
+    ...         with st.name_scope(f"step {t}"):
+    ...             h = st.tanh(h)
+    >>> sorted({n.scope for n in fold_steps(g, 5).nodes})
+    ['', 'step 1', 'step 2', 'step 5', 'steps 3–4']
+    """
+    data = graph.to_dict()
+    first, last = keep + 1, steps - 1
+    if last - first >= 1:  # two steps or more to fold: one would gain nothing
+        folded = _(STEPS_FOLDED).format(first=first, last=last)
+        inner = {_(sq.STEP).format(t=t) for t in range(first, last + 1)}
+        for node in data["nodes"]:
+            top, _sep, rest = node["scope"].partition("/")
+            if top in inner:
+                node["scope"] = folded
+    return Graph.from_dict(data)
 
 
 class PaddingExplorer(CourseWidget):
@@ -146,7 +179,8 @@ class PaddingExplorer(CourseWidget):
         """The static graph of T steps (built, compiled and drawn once per T) after running this batch."""
         if T not in self._static:
             unroll = sq.StaticUnroll(self.rnn, T)
-            svg = render.to_svg(unroll.drawn(), collapse=3, legend=False, max_height=fit_height(GRAPH_TITLE),
+            svg = render.to_svg(fold_steps(unroll.drawn(), T), collapse=3, legend=False,
+                                max_height=fit_height(GRAPH_TITLE),
                                 prefix=f"pe{self._uid}s{T}", theme=self.theme)
             self._static[T] = (unroll, svg)
         unroll, svg = self._static[T]
@@ -163,7 +197,7 @@ class PaddingExplorer(CourseWidget):
         self.static_view.value = self._static_for(T, xs)
         k = self.sentence.value
         run = sq.dynamic_unroll(self.rnn, xs[k - 1])
-        self.dynamic_view.value = render.to_svg(run.graph(), collapse=3, legend=False,
+        self.dynamic_view.value = render.to_svg(fold_steps(run.graph(), lens[k - 1]), collapse=3, legend=False,
                                                 max_height=fit_height(GRAPH_TITLE),
                                                 prefix=f"pe{self._uid}d{k}l{lens[k - 1]}", theme=self.theme)
         c = self.counts()

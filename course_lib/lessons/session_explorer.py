@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +40,7 @@ from ..i18n import N_, Plural, said_by, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
+from ..widgets.explorers import lines_of
 from ..widgets.html import esc
 from ..widgets.inputs import out_of_range, read_number, read_range, read_slider, shown
 from ..widgets.sizing import fit_height, wider
@@ -46,6 +48,7 @@ from ..widgets.sizing import fit_height, wider
 __all__ = ["SessionExplorer", "demo_graph"]
 
 _ids = itertools.count(1)
+WIDE = 1.6  # a graph this many times wider than tall is drawn under the controls, not beside them
 
 NOT_A_GRAPH = N_("SessionExplorer needs a course_lib.static Graph, or a function that builds one (like "
                  "session_explorer.demo_graph); got {type} {build}")
@@ -135,18 +138,12 @@ class SessionExplorer(CourseWidget):
         self.plan_view = W.HTML("")
         self.graph_view = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
-        head = self.html(_("<b>Session.run</b>: the only way in (feed a placeholder) and out (fetch a tensor) of a "
-                           "define-then-run graph"), "heading")
-        buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
-                         layout=W.Layout(flex_flow="row wrap", align_items="center"))
-        # the controls and what the call did in a column, the graph beside them from the widget's top down: on a
-        # projector the buttons and the whole graph are on the screen together
-        left = W.VBox([head, buttons, self.feed_box, self.message, self.call, self.plan_view],
-                      layout=W.Layout(flex="0 1 40%", min_width="min(100%, 320px)", margin="0 12px 0 0"))
-        self.graph_view.layout.flex = "1 1 0%"
-        self.graph_view.layout.min_width = "0"
-        self.children = [W.HBox([left, self.graph_view], layout=W.Layout(width="100%", flex_flow="row wrap",
-                                                                        align_items="flex-start")), self.legend]
+        self.head_text = _("<b>Session.run</b>: the only way in (feed a placeholder) and out (fetch a tensor) of a "
+                           "define-then-run graph")
+        self.head = self.html(self.head_text, "heading")
+        self.buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
+                              layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self.wide: bool | None = None  # how the graph is placed: under the controls (True) or beside them
         self.fetch.observe(self._on_change, "value")
         self.add_button.on_click(lambda _b: self.add_node())
         self.finalize_button.on_click(lambda _b: self.finalize())
@@ -419,5 +416,34 @@ class SessionExplorer(CourseWidget):
                                 room="value")
             self._layouts[version] = lay
         state = {n.id: ("done" if n.id in values else "defined") for n in self.graph.nodes}
+        self._arrange(lay.ok and lay.width > WIDE * lay.height)
         with np.errstate(all="ignore"):
-            return lay.svg(state, values=values, max_height=fit_height(0))
+            return lay.svg(state, values=values, max_height=fit_height(self.room() if self.wide else 0))
+
+    def _arrange(self, wide: bool) -> None:
+        """A wide graph (one-line labels on a projector) goes under the controls, across the whole width: beside a
+        column of controls it had 60% of it, too little to read. A tall one (two-line labels on a laptop) goes
+        beside the controls, from the widget's top down. What the call did stays beside the feeds or under them."""
+        if wide == self.wide:
+            return
+        self.wide = wide
+        if wide:
+            self.feed_box.layout = W.Layout(flex="0 1 auto", min_width="0", margin="0 16px 0 0")
+            self.call.layout = W.Layout(flex="1 1 320px", min_width="0")
+            self.graph_view.layout = W.Layout(min_height="300px", width="100%")
+            self.children = [self.head, self.buttons, W.HBox([self.feed_box, self.call], layout=W.Layout(
+                flex_flow="row wrap", align_items="flex-start")), self.message, self.graph_view, self.plan_view,
+                self.legend]
+            return
+        self.feed_box.layout, self.call.layout = W.Layout(), W.Layout()
+        self.graph_view.layout = W.Layout(min_height="300px", flex="1 1 0%", min_width="0")
+        left = W.VBox([self.head, self.buttons, self.feed_box, self.message, self.call, self.plan_view],
+                      layout=W.Layout(flex="0 1 40%", min_width="min(100%, 320px)", margin="0 12px 0 0"))
+        self.children = [W.HBox([left, self.graph_view], layout=W.Layout(width="100%", flex_flow="row wrap",
+                                                                        align_items="flex-start")), self.legend]
+
+    def room(self) -> int:
+        """px of the widget above its graph: the heading, the buttons, a row per placeholder (40 px each)."""
+        z = self.sizes
+        head = lines_of(re.sub("<[^>]+>", "", self.head_text), z.heading, 1000) * z.heading * 1.35
+        return round(head + 48 + 40 * max(1, len(self._feeds)) + 28)  # + the rows' margins, measured at 1280x720

@@ -27,7 +27,7 @@ from ..widgets.inputs import read_number
 from ..widgets.sizing import fit_height, wider
 from . import fold, tree_rnn, trees
 
-__all__ = ["BatchingExplorer", "TreeExplorer"]
+__all__ = ["BatchingExplorer", "TreeExplorer", "words_only"]
 
 #: the two drawings of the tree explorer: the values of ``view=`` (English, as code passes them), shown translated
 VIEWS = (N_("one box per cell"), N_("every op"))
@@ -42,8 +42,22 @@ NOT_TEXT = N_("a tree is text like '((the cat) sat)', got {type} {text}: pass th
 TOO_MANY_TO_DRAW = N_("{nodes} nodes are too many to draw legibly (at most {most}); the counts above are exact. "
                       "Move the sliders down to see the picture.")
 
-#: px of the tree explorer above its picture: the box and switch, the help line, the two-sentence summary
-TREE_TOP = 250
+#: px of the tree explorer above its picture: the box and switch, the summary (four lines on a projector)
+TREE_TOP = 240
+
+
+def words_only(graph: Any) -> tuple[Any, dict[int, str]]:
+    """``graph`` (a fresh view, changed in place) with its words' vectors taken off, and the state that draws every
+    node as run: a leaf then reads ``✓ the₁``, not ``✓ the₁ = [-0.949, -0.562, -0.766]``.
+
+    >>> g, state = words_only(tree_rnn.graph_view(tree_rnn.TreeRNN().encode(trees.parse("(a b)"))))
+    >>> [(n.name, n.value) for n in g.nodes if n.kind == "input"], set(state.values())
+    ([('a₁', None), ('b₂', None)], {'done'})
+    """
+    for n in graph.nodes:
+        if n.kind == "input":
+            n.value = None
+    return graph, {n.id: "done" for n in graph.nodes}
 
 
 class TreeExplorer(CourseWidget):
@@ -91,9 +105,10 @@ class TreeExplorer(CourseWidget):
                            "Python.") + "</div>")
         self.summary = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="100%"))
-        # the box, the help and the view switch on one band: the tree starts higher and stays on the screen
+        # the box and the view switch on one band, what each style did, the tree, then the help under it: the tree
+        # starts higher and stays on the screen whole
         self.children = [W.HBox([self.text, self.view], layout=W.Layout(flex_flow="row wrap", align_items="center")),
-                         help_, self.message, self.summary, self.picture]
+                         self.message, self.summary, self.picture, help_]
         self.text.observe(self._on_text, "value")
         self.view.observe(self._on_view, "value")
         self.set_text(text)
@@ -153,8 +168,11 @@ class TreeExplorer(CourseWidget):
         h = self.net.encode(self.tree)  # type: ignore[arg-type]
         every = self.view.value == VIEWS[1]
         self.view_graph = tree_rnn.graph_view(h, weights=every)
-        collapse = False if every else (tree_rnn.cells(self.view_graph) or False)
-        self.picture.value = render.to_svg(self.view_graph, rankdir="BT", legend=False, collapse=collapse,
+        drawn, state = self.view_graph, None
+        if not every:  # the words without their vectors: a vector per leaf made the tree too wide to read
+            drawn, state = words_only(tree_rnn.graph_view(h, weights=False))
+        collapse = False if every else (tree_rnn.cells(drawn) or False)
+        self.picture.value = render.to_svg(drawn, state, rankdir="BT", legend=False, collapse=collapse,
                                            prefix=f"{self._prefix}{'e' if every else 'c'}", theme=self.theme,
                                            max_height=fit_height(TREE_TOP))
 
@@ -168,7 +186,8 @@ class TreeExplorer(CourseWidget):
                   if new_graph else _("a tree of this shape <code>{shape}</code> was seen before, so its graph was "
                                       "<b>reused</b>")).format(shape=shape)
         hidden = "" if self.view.value == VIEWS[1] else " " + _("Each box is one cell (4 ops); the shared weights "
-                                                                "W_L, W_R are left out of this view.")
+                                                                "W_L, W_R are left out of this view.") + " " + _(
+            "So are the words' vectors (3 numbers each): the view “{every}” shows them.").format(every=_(VIEWS[1]))
         ops = tree_rnn.CELL_OPS * c
         by_run = _("<b>Define-by-run</b>: {words} &rarr; {cells} &rarr; {ops}, height {height}; the graph below is "
                    "this sentence's alone.").format(
@@ -178,6 +197,10 @@ class TreeExplorer(CourseWidget):
                      "typed.").format(static=static, built=self.cache.graphs_built)
         self.summary.value = (f'<div style="font-size:{self.sizes.ui}px;line-height:1.5">{by_run}{hidden}<br>'
                               f"{then_run}</div>")
+
+
+#: px of the batching explorer above its picture: three sliders and the two-line key
+BATCH_TOP = 190
 
 
 class BatchingExplorer(CourseWidget):
@@ -219,7 +242,11 @@ class BatchingExplorer(CourseWidget):
         self.counts: fold.OpCounts | None = None
         for s in (self.n_trees, self.n_words, self.seed):
             s.observe(self._on_change, "value")
-        self.children = [self.n_trees, self.n_words, self.seed, self.message, self.table, self.picture]
+        self.key = self.html(esc(_("Each grey box below is one tree; a phrase's row is its level, and one row of "
+                                   "phrases across all the trees runs as one batched cell.")))
+        # the sliders, then the picture they change (scaled to the screen under them), then the counts: the
+        # sliders and the whole picture on a projector's screen together
+        self.children = [self.n_trees, self.n_words, self.seed, self.message, self.key, self.picture, self.table]
         self._update()
         self.show_problems(problems)
 
@@ -253,13 +280,12 @@ class BatchingExplorer(CourseWidget):
         self.table.value = (
             f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><th></th>'
             "<th style='padding:2px 10px'>" + _("one node at a time") + "</th><th style='padding:2px 10px'>"
-            + _("batched by depth (Fold)") + f"</th></tr>{body}</table>"
-            + _("Each grey box below is one tree; a phrase's row is its level, and one row of phrases across all the "
-                "trees runs as one batched cell.") + "</div>")
+            + _("batched by depth (Fold)") + f"</th></tr>{body}</table></div>")
         nodes = sum(t.binarized().size for t in self.batch)
         if nodes <= MAX_DRAWN:
             self.picture.value = render.to_svg(fold.picture(self.batch), rankdir="BT", legend=False,
-                                               prefix=f"{self._prefix}", theme=self.theme)
+                                               prefix=f"{self._prefix}", theme=self.theme,
+                                               max_height=fit_height(BATCH_TOP))
         else:
             self.picture.value = message_html(say(TOO_MANY_TO_DRAW, nodes=nodes, most=MAX_DRAWN), "note", self.theme,
                                               monospace=True)

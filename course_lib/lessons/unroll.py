@@ -16,20 +16,50 @@ from typing import Any
 
 from .. import render
 from .. import to_graph as _to_graph
+from ..graph import Graph
 from ..i18n import N_, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
 from ..widgets.inputs import read_number
-from ..widgets.sizing import wider
+from ..widgets.sizing import share_width, wider
 
-__all__ = ["UnrollExplorer", "loop_graphs"]
+__all__ = ["UnrollExplorer", "fold_range_length", "loop_graphs"]
 
 _ids = itertools.count(1)
 MAX_N = 50  # the largest slider: 50 unrolled steps are 200 ops, already too many to read
 
 NOT_A_TF_FUNCTION = N_("UnrollExplorer's {name} must be a tf.function (decorate the loop with @tf.function): "
                        "unrolled(x, n) loops over Python range(n), looped(x, n) over tf.range(n); got {type} {fn}")
+
+
+#: the scope the ops AutoGraph adds to compute a tf.range's length are drawn in, as one box
+RANGE_LENGTH = N_("tf.range length")
+#: the node of that computation whose ancestors it is (autograph.utils.misc.get_range_len ends with a Maximum)
+RANGE_LENGTH_END = "Maximum"
+
+
+def fold_range_length(graph: Graph) -> Graph:
+    """A copy of the tf.range loop's graph with the ops AutoGraph adds to compute the range's length (a hint for
+    the while loop's maximum iterations: ``max((n - start) // delta + ((n - start) % delta != 0), 0)``) in one
+    name scope, drawn collapsed as one box that says how many ops it holds. The inputs and constants the loop
+    reads too stay boxes of their own.
+
+    >>> g = Graph("loop"); n = g.add("Placeholder", name="n", kind="input")
+    >>> d = g.add("Sub", [n, n], name="sub"); m = g.add("Maximum", [d, d], name="Maximum")
+    >>> _ = g.add("StatelessWhile", [n], name="while", scope="while")
+    >>> [(x.name, x.scope) for x in fold_range_length(g).nodes]
+    [('n', ''), ('sub', 'tf.range length'), ('Maximum', 'tf.range length'), ('while', 'while')]
+    """
+    data = graph.to_dict()
+    ends = [x for x in graph.nodes if x.op == RANGE_LENGTH_END and not x.scope]
+    part = {x.id for x in graph.ancestors(ends) if x.kind != "input"}
+    used_outside = {i.id for x in graph.nodes if x.id not in part for i in x.inputs}
+    part -= used_outside  # start and delta feed the range and the loop too: they stay in sight
+    for node in data["nodes"]:
+        if node["id"] in part:
+            node["scope"] = _(RANGE_LENGTH)
+    return Graph.from_dict(data)
 
 
 def loop_graphs(unrolled: Any, looped: Any, n: int) -> tuple[Any, Any]:
@@ -67,11 +97,11 @@ class UnrollExplorer(CourseWidget):
         self.left = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.right = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.counts: tuple[int, int] = (0, 0)
-        panes = W.HBox([W.VBox([title(_("for i in range(n): unrolled while tracing")), self.left],
-                               layout=W.Layout(width="45%", min_width="0")),
-                        W.VBox([title(_("for i in tf.range(n): one While op, body traced once")), self.right],
-                               layout=W.Layout(width="55%", min_width="0"))],
-                       layout=W.Layout(width="100%"))  # ipywidgets 8 has no gap trait: it was ignored
+        self.panes = (W.VBox([title(_("for i in range(n): unrolled while tracing")), self.left],
+                             layout=W.Layout(width="45%", min_width="0")),
+                      W.VBox([title(_("for i in tf.range(n): one While op, body traced once")), self.right],
+                             layout=W.Layout(width="55%", min_width="0")))
+        panes = W.HBox(list(self.panes), layout=W.Layout(width="100%"))  # ipywidgets 8 has no gap trait
         self.children = [self.slider, self.message, self.summary, panes]
         self.slider.observe(self._on_change, "value")
         self._on_change({})  # guarded: a loop that fails to trace is shown in the message box
@@ -91,11 +121,17 @@ class UnrollExplorer(CourseWidget):
         n = self.slider.value
         cu, cl = loop_graphs(self.unrolled, self.looped, n)
         self.counts = (count_ops(cu).total, count_ops(cl).total)
-        self.left.value = render.to_svg(_to_graph(cu), legend=False, prefix=f"{self._prefix}u", theme=self.theme)
-        looped_graph = _to_graph(cl)
+        unrolled = render.Layout(_to_graph(cu), prefix=f"{self._prefix}u", theme=self.theme)
+        self.left.value = unrolled.svg()
+        looped_graph = fold_range_length(_to_graph(cl))
         bodies = sorted({n.scope for n in looped_graph.nodes if "/" in n.scope})  # while/cond, while/body
-        self.right.value = render.to_svg(looped_graph, legend=False, prefix=f"{self._prefix}l", collapse=bodies,
-                                        theme=self.theme)
+        bodies += [_(RANGE_LENGTH)] * any(n.scope == _(RANGE_LENGTH) for n in looped_graph.nodes)
+        looped = render.Layout(looped_graph, prefix=f"{self._prefix}l", collapse=bodies, theme=self.theme)
+        self.right.value = looped.svg()
+        # the panes in proportion to their graphs: both drawn at one scale (a wide while loop beside a tall chain
+        # had labels half the size of the chain's)
+        share_width([(pane, lay.width if lay.ok else None) for pane, lay in zip(self.panes, (unrolled, looped),
+                                                                                  strict=True)])
         traces = (self.unrolled.experimental_get_tracing_count(), self.looped.experimental_get_tracing_count())
         self.summary.value = (
             f'<div style="font-size:{self.sizes.ui}px">'

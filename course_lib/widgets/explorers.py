@@ -49,13 +49,14 @@ def value_slider(value: float, low: float, high: float) -> Any:
 
 
 def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str,
-               max_height: str | None = None) -> tuple[str, float | None]:
+               max_height: str | None = None, collapse: Any = None) -> tuple[str, float | None]:
     """A finished trace drawn at a stable position, and its natural width (pt). Room is reserved for any scalar
     value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves.
-    ``max_height``: the CSS height the drawing scales down to (what the screen has left under the controls)."""
+    ``max_height``: the CSS height the drawing scales down to (what the screen has left under the controls);
+    ``collapse``: scopes drawn as one box each (``render.Layout``'s, e.g. ``[GRADIENTS]``)."""
     state = trace.final_state()
     lay = render.Layout(trace.graph, theme=theme, prefix=prefix, reserve=[state], room=room,
-                        grad_nodes=trace.grad_nodes)
+                        grad_nodes=trace.grad_nodes, collapse=collapse)
     return lay.svg(state, max_height=max_height), (lay.width if lay.ok else None)
 
 
@@ -113,36 +114,78 @@ def first_undefined(trace: tr.Trace) -> str:
     return ""
 
 
+#: the name scope define-then-run's gradients() puts its nodes in (TensorFlow 1's tf.gradients: name="gradients")
+GRADIENTS = "gradients"
+#: themes whose explorers fold define-then-run's gradient nodes into one box at first: on a projector two full
+#: graphs side by side leave labels too small to read (the box says how many nodes it holds; a check box unfolds)
+FOLDED_IN = ("presenter",)
+
+
+def lines_of(text: str, px: float, width: float) -> int:
+    """About how many lines ``text`` takes at ``px`` in ``width`` px (a character is about half its size wide):
+    what a widget counts to leave its words room on the screen beside a graph.
+
+    >>> lines_of("Define-then-run: graph, then Session.run", 23, 460), lines_of("short", 23, 460)
+    (2, 1)
+    """
+    return max(1, -(-int(len(text) * 0.55 * px) // max(1, int(width))))
+
+
 class _TwoGraphs(CourseWidget):
     """Shared by the explorers: a define-then-run pane and a define-by-run pane, sized to their graphs."""
 
-    #: px of the widget above its graphs (controls, numbers, the panes' titles on a projector): the graphs scale
-    #: down to the rest of the screen
-    GRAPH_TOP: ClassVar[int] = 200
-
     def _init_panes(self, left_title: str, right_title: str) -> None:
         self._uid = next(_ids)
-        self.static_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
-        self.dynamic_view = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
+        self.static_view = W.HTML("", layout=W.Layout(min_height="200px", width="100%"))
+        self.dynamic_view = W.HTML("", layout=W.Layout(min_height="200px", width="100%"))
         half = {"width": "50%", "min_width": "0", "margin": "0 6px"}
         self.left_title, self.right_title = self.title(left_title), self.title(right_title)
         self.left = W.VBox([self.left_title, self.static_view], layout=W.Layout(**half))
         self.right = W.VBox([self.right_title, self.dynamic_view], layout=W.Layout(**half))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
         self.graphs = W.HBox([self.left, self.right], layout=W.Layout(width="100%"))
+        # define-then-run's gradient nodes, one box or each drawn: the lesson is that they are nodes of the graph
+        self.unfold = W.Checkbox(value=self.theme.name not in FOLDED_IN, description=_("show every gradient node"),
+                                 indent=False, layout=W.Layout(width="auto"))
+        self.unfold.observe(self._on_unfold, "value")
+
+    @guarded
+    def _on_unfold(self, change: dict[str, Any]) -> None:
+        self._update()
+
+    def _update(self) -> None:  # pragma: no cover - each explorer draws its own
+        raise NotImplementedError
+
+    #: the panes' titles over their graphs (message ids), for :meth:`titles_px`
+    pane_titles: ClassVar[tuple[str, str]] = ("", "")
+
+    def room(self) -> int:
+        """px of the screen this widget's words and controls take beside its graphs (the graphs get the rest)."""
+        raise NotImplementedError
+
+    def titles_px(self) -> int:
+        """px of the panes' titles over the graphs: the taller of the two, each pane about half the width."""
+        z = self.sizes
+        width = 1000 / 2  # a projector's or a laptop's notebook column is about 1000 px wide
+        words = [_(t) for t in self.pane_titles]
+        return round(max(lines_of(t, z.title, width) for t in words) * z.title * 1.35) + 4
 
     def _draw_both(self, program: Any, values: dict[str, float], backward: bool, tag: str,
                    rooms: tuple[str, str]) -> dict[str, tr.Trace | Exception]:
         """Record and draw the program both ways; a style that fails shows its error in its own pane."""
         outcome: dict[str, tr.Trace | Exception] = {}
         widths: list[float | None] = []
+        height = fit_height(self.room())
         for style, view, side, room in (("define-then-run", self.static_view, "s", rooms[0]),
                                         ("define-by-run", self.dynamic_view, "d", rooms[1])):
             width = None
+            fold = [GRADIENTS] if style == "define-then-run" and backward and not self.unfold.value else None
             try:
                 rec = quietly(tr.record, program, style, values, backward=backward)
-                view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}", room,
-                                            fit_height(self.GRAPH_TOP))
+                if fold and not any(n.scope.split("/")[0] == GRADIENTS for n in rec.graph.nodes):
+                    fold = None  # nothing to fold: no "gradients" scope (no variable, or the program failed early)
+                view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}{'f' * bool(fold)}",
+                                            room, height, fold)
                 outcome[style] = rec
             except Exception as exc:  # noqa: BLE001 - e.g. @ on numbers, or the define-then-run `if` lesson
                 view.value = message_html(f"{type(exc).__name__}: {exc}", "error", self.theme)
@@ -175,7 +218,9 @@ class ExpressionExplorer(_TwoGraphs):
     True
     """
 
-    GRAPH_TOP: ClassVar[int] = 330  # the typed expression, the help line, the sliders beside the numbers, titles
+    #: the panes' titles (message ids): define-then-run, define-by-run
+    pane_titles: ClassVar[tuple[str, str]] = (N_("Define-then-run: graph, then Session.run"),
+                                              N_("Define-by-run: recorded as it runs"))
 
     def __init__(self, text: str = "sin(x*w + 1)", values: dict[str, float] | None = None, *,
                  theme: str | render.Theme | None = None, low: float = -5.0, high: float = 5.0) -> None:
@@ -194,14 +239,18 @@ class ExpressionExplorer(_TwoGraphs):
                            placeholder=_("e.g. {example}").format(example="sin(x*w + 1)"),
                            layout=W.Layout(width="min(100%, 640px)", height="40px"),
                            style={"description_width": "2.8em", "font_size": f"{self.sizes.heading}px"})
-        help_ = self.html(esc(_("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp "
-                                "log sin cos tanh relu sigmoid sum mean.")), "small")
+        self.help_text = _("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp log sin "
+                           "cos tanh relu sigmoid sum mean.")
+        help_ = self.html(esc(self.help_text), "small")
         self.slider_box = W.VBox([], layout=W.Layout(flex="1 1 420px", min_width="0"))
         self.results = W.HTML("", layout=W.Layout(flex="1 1 420px"))
-        self._init_panes(_("Define-then-run: graph, then Session.run"), _("Define-by-run: recorded as it runs"))
-        # the sliders and the numbers side by side: the graphs start higher and stay on the screen
-        numbers = W.HBox([self.slider_box, self.results], layout=W.Layout(flex_flow="row wrap", align_items="center"))
-        self.children = [self.text, help_, self.message, numbers, self.graphs, self.legend]
+        self._init_panes(*map(_, self.pane_titles))
+        # the graphs right under the typed expression, the sliders (and the table beside them) under the graphs:
+        # the graphs get the screen's height, the sliders stay on the screen with them (the table may not)
+        numbers = W.HBox([self.slider_box, self.results], layout=W.Layout(flex_flow="row wrap",
+                                                                          align_items="flex-start"))
+        top = W.HBox([self.text, self.unfold], layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self.children = [top, help_, self.message, self.graphs, numbers, self.legend]
         self.text.observe(self._on_text, "value")
         self.set_text(text)
         if self.expression is not None:  # a value for no variable of the expression: a typo, said (its slider is 1)
@@ -247,6 +296,12 @@ class ExpressionExplorer(_TwoGraphs):
         self._make_sliders(e.variables)
         self.clear_message()
         self._update()
+
+    def room(self) -> int:
+        """The typed expression, its help, the panes' titles, and the sliders under the graphs (44 px each)."""
+        z = self.sizes
+        help_px = lines_of(self.help_text, z.small, 1000) * z.small * 1.5
+        return round(52 + help_px + self.titles_px() + 44 * max(1, len(self.sliders)))
 
     def _make_sliders(self, names: list[str]) -> None:
         old, self.sliders = self.sliders, {}
@@ -319,13 +374,14 @@ class ControlFlowExplorer(_TwoGraphs):
     ControlFlowExplorer(branch_with_cond, x = 1)
     """
 
-    GRAPH_TOP: ClassVar[int] = 230  # the heading, one slider, the two-line summary, the panes' titles
-
     #: the left pane's title, by whether define-then-run could build the program: it says what the pane shows
     STATIC_TITLES: ClassVar[dict[bool, str]] = {
         True: N_("Define-then-run: one graph, every path"),
         False: N_("Define-then-run: no graph (building it failed: the problem is below)"),
     }
+    DYNAMIC_TITLE: ClassVar[str] = N_("Define-by-run: what actually ran")
+    #: the titles over a graph (when define-then-run fails, its pane shows the problem under a longer title)
+    pane_titles: ClassVar[tuple[str, str]] = (STATIC_TITLES[True], DYNAMIC_TITLE)
 
     def __init__(self, program: Callable[..., Any] | None = None, *, theme: str | render.Theme | None = None,
                  low: float = -3.0, high: float = 3.0, value: float = 1.0, backward: bool = False) -> None:
@@ -336,7 +392,7 @@ class ControlFlowExplorer(_TwoGraphs):
         self.name = getattr(program, "__name__", type(program).__name__)
         self.sliders: dict[str, Any] = {}
         self.summary = W.HTML("")
-        self._init_panes(_(self.STATIC_TITLES[True]), _("Define-by-run: what actually ran"))
+        self._init_panes(_(self.STATIC_TITLES[True]), _(self.DYNAMIC_TITLE))
         if not callable(program):
             self.children = [self.message]
             self.show_error(say(NOT_A_PROGRAM, type=type(program).__name__))
@@ -351,12 +407,20 @@ class ControlFlowExplorer(_TwoGraphs):
         for name in names:
             self.sliders[name] = value_slider(float(start), lo, hi)
             self.sliders[name].observe(self._on_slider, "value")
-        head = self.html(esc(_("{name}: move the input and compare the two graphs")).replace(
-            "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
+        self.head_text = _("{name}: move the input and compare the two graphs")
+        head = self.html(esc(self.head_text).replace("{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
+        # the summary (what each style built) under the graphs: they start right under the slider and get the
+        # screen's height, a long define-by-run chain included
         self.children = [head, W.VBox([named_slider(k, v, self.theme) for k, v in self.sliders.items()]),
-                         self.message, self.summary, self.graphs, self.legend]
+                         self.message, self.graphs, self.summary, *([self.unfold] if backward else []), self.legend]
         self._update()
         self.show_problems([*problems, value_problem])
+
+    def room(self) -> int:
+        """The heading, a slider per input (40 px each) and the panes' titles over the graphs."""
+        z = self.sizes
+        head = lines_of(self.head_text.format(name=self.name), z.heading, 1000) * z.heading * 1.35
+        return round(head + 40 * max(1, len(self.sliders)) + self.titles_px())
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{k} = {s.value:g}" for k, s in self.sliders.items()) or "no inputs"
