@@ -85,7 +85,7 @@ WIDGETS = {
     "01 expression": (lambda: cw.ExpressionExplorer("sin(x*w + 1)", values={"x": 3.0, "w": 2.0}), 20),
     "03 control flow": (lambda: cw.ControlFlowExplorer(programs.repeat_until_large, low=0.2, high=12.0, value=0.5),
                         24),
-    "02 session": (lambda: SessionExplorer(feeds={"x": 3.0, "w": 2.0}), 22),
+    "02 session": (lambda: SessionExplorer(feeds={"x": 3.0, "w": 2.0}), 24),
     "06 padding": (lambda: PaddingExplorer(spread=3), 20),
     "06 padding, widest": (lambda: PaddingExplorer(spread=5), 20),
     "07 tree": (lambda: tree_widgets.TreeExplorer("((the cat) (sat (on (the mat))))"), 24),

@@ -138,8 +138,8 @@ class SessionExplorer(CourseWidget):
         self.plan_view = W.HTML("")
         self.graph_view = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
-        self.head_text = _("<b>Session.run</b>: the only way in (feed a placeholder) and out (fetch a tensor) of a "
-                           "define-then-run graph")
+        # one line on a projector: the graph under it gets the height
+        self.head_text = _("<b>Session.run</b>: the only way in (feed) and out (fetch) of the graph")
         self.head = self.html(self.head_text, "heading")
         self.buttons = W.HBox([self.fetch, self.add_button, self.finalize_button, self.restart_button],
                               layout=W.Layout(flex_flow="row wrap", align_items="center"))
@@ -310,7 +310,7 @@ class SessionExplorer(CourseWidget):
                              layout=W.Layout(width=wider(110, "px", [feed_label])))
             slider = W.FloatSlider(value=min(max(float(start), self.low), self.high), min=self.low, max=self.high,
                                    step=0.1, description=n.name, readout_format=".2f", continuous_update=True,
-                                   layout=W.Layout(width="min(100%, 460px)", height="36px"),
+                                   layout=W.Layout(width="min(100%, 360px)", height="36px"),
                                    style={"description_width": "2.8em"})
             box.observe(self._on_change, "value")
             slider.observe(self._on_change, "value")
@@ -388,9 +388,9 @@ class SessionExplorer(CourseWidget):
         finalized = " " + _("(finalized)") if self.graph.finalized else ""
         return (f'<div style="font-size:{size}px"><div style="font-family:monospace;background:#F4F4F4;'
                 f'padding:4px 8px;border-radius:4px;overflow-x:auto">{esc(call)}<br>→ <b>{esc(result)}</b></div>'
-                "<div>" + _("compiles so far: <b>{count}</b> ({why})").format(count=after, why=esc(why)) + "</div>"
-                "<div>" + say(Plural("graph: <b>{n}</b> node", "graph: <b>{n}</b> nodes"), n=n)
-                + f"{esc(finalized)}</div></div>")
+                "<div>" + _("compiles so far: <b>{count}</b> ({why})").format(count=after, why=esc(why))
+                + " · " + say(Plural("graph: <b>{n}</b> node", "graph: <b>{n}</b> nodes"), n=n)
+                + f"{esc(finalized)}</div></div>")  # one paragraph: a line less above the graph
 
     def _plan_html(self, plan: st.Plan) -> str:
         r = plan.report
@@ -428,7 +428,7 @@ class SessionExplorer(CourseWidget):
             return
         self.wide = wide
         if wide:
-            self.feed_box.layout = W.Layout(flex="0 1 auto", min_width="0", margin="0 16px 0 0")
+            self.feed_box.layout = W.Layout(flex="0 0 auto", min_width="0", margin="0 16px 0 0")
             self.call.layout = W.Layout(flex="1 1 320px", min_width="0")
             self.graph_view.layout = W.Layout(min_height="300px", width="100%")
             self.children = [self.head, self.buttons, W.HBox([self.feed_box, self.call], layout=W.Layout(
@@ -443,7 +443,10 @@ class SessionExplorer(CourseWidget):
                                                                         align_items="flex-start")), self.legend]
 
     def room(self) -> int:
-        """px of the widget above its graph: the heading, the buttons, a row per placeholder (40 px each)."""
+        """px of the widget above its graph: the heading, the buttons, then a row per placeholder (40 px each)
+        beside what the call did (the call and its value, the compiles' sentence, the graph's size)."""
         z = self.sizes
         head = lines_of(re.sub("<[^>]+>", "", self.head_text), z.heading, 1000) * z.heading * 1.35
-        return round(head + 48 + 40 * max(1, len(self._feeds)) + 28)  # + the rows' margins, measured at 1280x720
+        said = re.sub("<[^>]+>", "", self.call.value.replace("<br>", "\n").replace("</div>", "\n")).splitlines()
+        call = sum(lines_of(line, z.ui, 700) for line in said if line.strip()) * z.ui * 1.35 + 16
+        return round(head + 48 + max(40 * max(1, len(self._feeds)), call) + 12)

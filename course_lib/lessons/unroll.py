@@ -24,7 +24,7 @@ from ..widgets.base import ipywidgets as W
 from ..widgets.inputs import read_number
 from ..widgets.sizing import share_width, wider
 
-__all__ = ["UnrollExplorer", "fold_range_length", "loop_graphs"]
+__all__ = ["UnrollExplorer", "fold_range", "loop_graphs"]
 
 _ids = itertools.count(1)
 MAX_N = 50  # the largest slider: 50 unrolled steps are 200 ops, already too many to read
@@ -33,32 +33,35 @@ NOT_A_TF_FUNCTION = N_("UnrollExplorer's {name} must be a tf.function (decorate 
                        "unrolled(x, n) loops over Python range(n), looped(x, n) over tf.range(n); got {type} {fn}")
 
 
-#: the scope the ops AutoGraph adds to compute a tf.range's length are drawn in, as one box
-RANGE_LENGTH = N_("tf.range length")
-#: the node of that computation whose ancestors it is (autograph.utils.misc.get_range_len ends with a Maximum)
-RANGE_LENGTH_END = "Maximum"
+#: the scope the tf.range op and the ops AutoGraph adds to compute its length are drawn in, as one box (code: the
+#: same in every language)
+RANGE = "tf.range"
+#: the ops of that part of the graph: the range itself, and what autograph.utils.misc.get_range_len builds (its
+#: last op a Maximum)
+RANGE_OPS, RANGE_LENGTH_END = ("Range",), "Maximum"
 
 
-def fold_range_length(graph: Graph) -> Graph:
-    """A copy of the tf.range loop's graph with the ops AutoGraph adds to compute the range's length (a hint for
-    the while loop's maximum iterations: ``max((n - start) // delta + ((n - start) % delta != 0), 0)``) in one
-    name scope, drawn collapsed as one box that says how many ops it holds. The inputs and constants the loop
-    reads too stay boxes of their own.
+def fold_range(graph: Graph) -> Graph:
+    """A copy of the tf.range loop's graph with the ``Range`` op and the ops AutoGraph adds to compute the range's
+    length (a hint for the while loop's maximum iterations: ``max((n - start) // delta + ((n - start) % delta !=
+    0), 0)``) in one name scope, ``tf.range``, drawn collapsed as one box that says how many ops it holds. The inputs
+    and constants the loop reads too stay boxes of their own.
 
     >>> g = Graph("loop"); n = g.add("Placeholder", name="n", kind="input")
     >>> d = g.add("Sub", [n, n], name="sub"); m = g.add("Maximum", [d, d], name="Maximum")
-    >>> _ = g.add("StatelessWhile", [n], name="while", scope="while")
-    >>> [(x.name, x.scope) for x in fold_range_length(g).nodes]
-    [('n', ''), ('sub', 'tf.range length'), ('Maximum', 'tf.range length'), ('while', 'while')]
+    >>> r = g.add("Range", [n], name="range"); _ = g.add("StatelessWhile", [n], name="while", scope="while")
+    >>> [(x.name, x.scope) for x in fold_range(g).nodes]
+    [('n', ''), ('sub', 'tf.range'), ('Maximum', 'tf.range'), ('range', 'tf.range'), ('while', 'while')]
     """
     data = graph.to_dict()
-    ends = [x for x in graph.nodes if x.op == RANGE_LENGTH_END and not x.scope]
+    top = [x for x in graph.nodes if not x.scope]
+    ends = [x for x in top if x.op == RANGE_LENGTH_END] + [x for x in top if x.op in RANGE_OPS]
     part = {x.id for x in graph.ancestors(ends) if x.kind != "input"}
     used_outside = {i.id for x in graph.nodes if x.id not in part for i in x.inputs}
-    part -= used_outside  # start and delta feed the range and the loop too: they stay in sight
+    part -= used_outside  # start and delta feed the loop too: they stay in sight
     for node in data["nodes"]:
         if node["id"] in part:
-            node["scope"] = _(RANGE_LENGTH)
+            node["scope"] = RANGE
     return Graph.from_dict(data)
 
 
@@ -123,9 +126,9 @@ class UnrollExplorer(CourseWidget):
         self.counts = (count_ops(cu).total, count_ops(cl).total)
         unrolled = render.Layout(_to_graph(cu), prefix=f"{self._prefix}u", theme=self.theme)
         self.left.value = unrolled.svg()
-        looped_graph = fold_range_length(_to_graph(cl))
+        looped_graph = fold_range(_to_graph(cl))
         bodies = sorted({n.scope for n in looped_graph.nodes if "/" in n.scope})  # while/cond, while/body
-        bodies += [_(RANGE_LENGTH)] * any(n.scope == _(RANGE_LENGTH) for n in looped_graph.nodes)
+        bodies += [RANGE] * any(n.scope == RANGE for n in looped_graph.nodes)
         looped = render.Layout(looped_graph, prefix=f"{self._prefix}l", collapse=bodies, theme=self.theme)
         self.right.value = looped.svg()
         # the panes in proportion to their graphs: both drawn at one scale (a wide while loop beside a tall chain
