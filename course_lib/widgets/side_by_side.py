@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -9,14 +10,15 @@ from .. import render
 from .. import trace as tr
 from ..i18n import N_, message_of, said_by, say
 from ..i18n import gettext as _
+from .base import Sizes, guarded, message_html, quietly
 from .base import ipywidgets as W
-from .base import message_html, quietly
+from .focus import Focus, Shown, named
 from .html import esc
-from .sizing import fit_height, share_width
+from .sizing import ROW_PX, TOGGLE_ROW_PX, fit_height, lines_px
 from .stepper import MAX_BYTES, Pane
 from .stepping import SteppingWidget
 
-__all__ = ["GRAPH_TOP", "SHORT_TITLES", "SideBySide"]
+__all__ = ["FOLDED", "GRADIENT_NODES", "SHORT_TITLES", "UNFOLDED", "SideBySide", "graph_room"]
 
 SHORT_TITLES = {  # side by side, where half a line is all there is
     "define-then-run": N_("Define-then-run (TensorFlow 1): build, then run"),
@@ -24,8 +26,29 @@ SHORT_TITLES = {  # side by side, where half a line is all there is
 }
 
 
-#: px above a pane's graph: the heading, the controls and the pane's title (two lines on a projector)
-GRAPH_TOP = 150
+FOLDED = N_("folded")
+UNFOLDED = N_("shown")
+GRADIENT_NODES = N_("Gradient nodes")
+FOLD_TIPS = (N_("the gradient nodes drawn as one box until the backward pass: a smaller graph, drawn larger"),
+             N_("every gradient node drawn from the first step"))
+
+
+def graph_room(sizes: Sizes, words_on_screen: bool) -> int:
+    """The px of the widget over and under a pane's graph that share the screen with it: over it, the heading, the
+    clock's row of controls, the view's row (toggle buttons: lower) and the pane's title (two lines when the panes
+    are side by side); with ``words_on_screen`` (on a projector), under it the step's words (the badge line, the
+    event on up to two lines), so the class sees what the step did. The listing comes after them, below the fold
+    if it must; on a laptop the words may be too, and the graph takes their room.
+
+    >>> from course_lib import render
+    >>> presenter, classroom = (Sizes.of(render.get_theme(t)) for t in ("presenter", "classroom"))
+    >>> graph_room(presenter, True), graph_room(classroom, False)
+    (260, 142)
+    """
+    above = lines_px(sizes.heading) + ROW_PX + TOGGLE_ROW_PX + lines_px(sizes.title, 2)
+    # the badge's border and padding, then 2.6em of event (text_html's min-height) and its margins
+    under = lines_px(sizes.ui) + 6 + math.ceil(2.6 * sizes.ui) + 4 if words_on_screen else 0
+    return above + under
 
 
 NOT_A_PROGRAM = N_("SideBySide needs a program: a function like def f(ops, x): return ops.sin(x); got a value of "
@@ -36,7 +59,10 @@ class SideBySide(SteppingWidget):
     """One program stepped both ways, side by side, on one shared clock (one event per tick on each side).
 
     The define-by-run side has computed its result while the define-then-run side is still building a graph
-    without values; the shorter trace then keeps showing its last step.
+    without values; the shorter trace then keeps showing its last step. Each pane's step in words sits under its
+    graph, on the screen with it. ``Show`` (:class:`~course_lib.widgets.focus.Focus`) enlarges one graph, the other
+    kept as a thumbnail; ``fold`` (default: in the presenter theme) draws the define-then-run gradient nodes as one
+    box until the backward pass, and ``Gradient nodes`` unfolds them. Both controls work with no kernel.
 
     >>> from course_lib import programs
     >>> SideBySide(programs.affine_sin, {"x": 3.0, "w": 2.0})
@@ -45,7 +71,7 @@ class SideBySide(SteppingWidget):
 
     def __init__(self, program: Callable[..., Any], inputs: dict[str, float] | None = None, *,
                  theme: str | render.Theme | None = None, interval: int = 900, backward: bool = True,
-                 max_bytes: int = MAX_BYTES) -> None:
+                 max_bytes: int = MAX_BYTES, fold: bool | None = None) -> None:
         super().__init__(theme=theme)
         self.program = program
         self.traces: dict[str, tr.Trace] = {}
@@ -64,17 +90,20 @@ class SideBySide(SteppingWidget):
             return
         problems = self._record(program, names, inputs, backward)
         controls = self.start_clock(max((len(x) for x in self.traces.values()), default=0), interval)
-        panes = self._panes(problems, max_bytes)
+        fold = self.theme.name == "presenter" if fold is None else bool(fold)
+        self.focus = Focus(self._panes(problems, max_bytes, fold), self.sizes)
         self.show_problems(problems)
         notes = list(dict.fromkeys(t.note for t in self.traces.values() if t.note))  # the same words for both
         if not self.shown:
             self.show_notes(notes)
-        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        self.legend = W.HTML(render.legend_svg(self.theme))
         head = self.html(esc(_("{name}: the same program, stepped both ways on one clock")).replace(
             "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
-        # the speed slider, the control used least, goes last: the graphs start higher
-        self.children = [head, controls.main, self.message,
-                         W.HBox(panes, layout=W.Layout(width="100%")), self.legend, controls.speed]
+        wrap = W.Layout(flex_flow="row wrap", align_items="center")
+        # the clock's row, then the view's (what is shown, folded or not); the speed slider, the control used least,
+        # goes last: the graphs start higher
+        self.children = [head, controls.main, W.HBox([*self.focus.row, *self._fold_control()], layout=wrap),
+                         self.message, self.focus.view, self.legend, controls.speed]
 
     def _record(self, program: Callable[..., Any], names: list[str], inputs: Any, backward: bool) -> list[str]:
         """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""
@@ -94,28 +123,51 @@ class SideBySide(SteppingWidget):
                 problems.append(f"{tr.style_name(style)}: " + (f"{type(exc).__name__}: {said}" if named else said))
         return problems
 
-    def _panes(self, problems: list[str], max_bytes: int) -> list[Any]:
-        """A stepping pane per recorded trace, the problem in its place for a style that could not run."""
-        boxes = []
+    def _panes(self, problems: list[str], max_bytes: int, fold: bool) -> list[Shown]:
+        """A stepping pane per recorded trace (its title, graph and words in a column), the problem in its place
+        for a style that could not run."""
+        shown = []
         budget = max_bytes // max(1, len(self.traces))
+        projector = self.theme.name == "presenter"  # the step's words on the screen, in two lines: see graph_room
+        room = graph_room(self.sizes, words_on_screen=projector)
         for style in tr.STYLES:
             if style in self.traces:
-                # the graph right under the pane's title, the step in words and the listing under it: with the
-                # heading and the controls above, the graphs take what is left of the screen
                 pane = Pane(self.traces[style], steps=self.steps, theme=self.theme, max_bytes=budget,
-                            label=_(SHORT_TITLES[style]), max_height=fit_height(GRAPH_TOP))
+                            label=_(SHORT_TITLES[style]), max_height=fit_height(room), fold=fold,
+                            explain=not projector)
                 self.follow(pane)
                 self.panes[style] = pane
-                boxes.append(W.VBox([pane.title, pane.graph, pane.text], layout=W.Layout(width="100%")))
+                shown.append(Shown(tr.style_name(style), [pane.title, pane.picture, pane.text], pane.picture,
+                                   pane.width))
             else:
                 why = next((p for p in problems if p.startswith(tr.style_name(style) + ":")), style)
-                boxes.append(W.VBox([W.HTML(f'<div style="font-size:{self.sizes.title}px;font-weight:bold">'
-                                            f"{esc(_(SHORT_TITLES[style]))}</div>"
-                                            + message_html(why, "error", self.theme))],
-                                    layout=W.Layout(width="100%")))
-        widths = [self.panes[s].width if s in self.panes else None for s in tr.STYLES]
-        share_width(list(zip(boxes, widths, strict=True)))
-        return boxes
+                box = W.HTML(f'<div style="font-size:{self.sizes.title}px;font-weight:bold">'
+                             f"{esc(_(SHORT_TITLES[style]))}</div>" + message_html(why, "error", self.theme))
+                shown.append(Shown(tr.style_name(style), [box], box))
+        return shown
+
+    def _fold_control(self) -> list[Any]:
+        """The control that unfolds the define-then-run gradient nodes (none when no pane folds them): jslinked to
+        each folding pane's picture in the browser, else drawn again through the kernel."""
+        folding = [p for p in self.panes.values() if p.folded_frames is not None]
+        if not folding:
+            self.fold = None
+            return []
+        self.fold = W.ToggleButtons(options=[_(FOLDED), _(UNFOLDED)], index=0, tooltips=[_(t) for t in FOLD_TIPS],
+                                    style={"button_width": "auto"})
+        for pane in folding:
+            if pane.in_browser:
+                pane.links.append(W.jslink((self.fold, "index"), (pane.picture, "selected_index")))
+        if not all(p.in_browser for p in folding):
+            self.fold.observe(self._refold, "index")
+        return [named(_(GRADIENT_NODES), self.sizes), self.fold]
+
+    @guarded
+    def _refold(self, change: Any) -> None:
+        for pane in self.panes.values():
+            if not pane.in_browser and pane.folded_frames is not None:
+                pane.fold_index = change["new"]
+                pane.show(self.step)
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{k} steps={len(v)}" for k, v in self.traces.items()) or "no traces"

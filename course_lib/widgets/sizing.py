@@ -11,6 +11,7 @@ and the screen into room.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +20,21 @@ from ..i18n import gettext as _
 if TYPE_CHECKING:  # only for the annotation: base imports this module to style every widget
     from .base import Sizes
 
-__all__ = ["CHROME_PX", "fit_height", "share_width", "wider", "widget_css"]
+__all__ = ["CHROME_PX", "FILL", "LINE", "ROW_PX", "TOGGLE_ROW_PX", "fit_height", "lines_px", "overflowing",
+           "share_width", "wider", "widget_css"]
 
 #: px of the screen a widget never gets: JupyterLab's menu, tab and tool bars above the notebook and its status
 #: bar below (measured in JupyterLab 4.6: 92 px and 25 px in Presentation Mode at 1280x720), and a margin
 CHROME_PX = 130
+#: the line height of a widget's words (a multiple of their size), the height of a row of controls (40 px buttons
+#: and sliders with their margins) and of a row of toggle buttons (ipywidgets' own height): what a widget adds up to
+#: say how much of the screen its words and controls take
+LINE, ROW_PX, TOGGLE_ROW_PX = 1.25, 44, 36
+#: the layout of a child that fills what its box leaves (flex), never ``width: 100%``: ipywidgets gives every widget
+#: that is not a box a 2 px margin on each side, so 100% overflowed the box by 4 px, and the box (overflow: auto)
+#: showed a horizontal scrollbar of its own (one to three per notebook, on a laptop). In a column a child stretches
+#: to the box's width by itself: it needs no width at all.
+FILL = {"flex": "1 1 0%", "min_width": "0"}
 
 
 def fit_height(above: int) -> str:
@@ -34,6 +45,40 @@ def fit_height(above: int) -> str:
     'calc(100vh - 230px)'
     """
     return f"calc(100vh - {CHROME_PX + int(above)}px)"
+
+
+def lines_px(px: int, lines: float = 1) -> int:
+    """The height of ``lines`` lines of words of ``px`` px, at the widgets' line height :data:`LINE`.
+
+    >>> lines_px(20), lines_px(20, 2.5)
+    (25, 63)
+    """
+    return math.ceil(px * LINE * lines)
+
+
+def overflowing(widget: Any) -> list[Any]:
+    """The widgets under ``widget`` (itself included) that overflow their box: a widget that is not a box (no
+    ``children``) with ``width: 100%`` (see :data:`FILL`). A widget's own test asks for none.
+
+    >>> class Fake:
+    ...     def __init__(self, width=None, children=None):
+    ...         self.layout = type("L", (), {"width": width})()
+    ...         if children is not None:
+    ...             self.children = children
+    >>> len(overflowing(Fake(children=[Fake("100%"), Fake(children=[Fake("100%")]), Fake("50%")])))
+    2
+    """
+    found, seen, todo = [], set(), [widget]
+    while todo:
+        w = todo.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        kids = getattr(w, "children", None)
+        if kids is None and getattr(getattr(w, "layout", None), "width", None) == "100%":
+            found.append(w)
+        todo.extend(kids or ())
+    return found
 
 
 def wider(size: float, unit: str, labels: Iterable[str]) -> str:

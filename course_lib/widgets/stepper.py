@@ -18,11 +18,11 @@ from ..trace import Trace
 from .base import Sizes
 from .base import ipywidgets as W
 from .html import esc
-from .sizing import fit_height
+from .sizing import FILL, fit_height
 from .stepping import SteppingWidget
 
-__all__ = ["MAX_BYTES", "PHASES", "STYLE_TITLES", "Pane", "Stepper", "frame_html", "graph_at", "source_html",
-           "text_html"]
+__all__ = ["GRADIENT_SCOPE", "MAX_BYTES", "PHASES", "STYLE_TITLES", "Pane", "Stepper", "foldable", "frame_html",
+           "graph_at", "source_html", "text_html", "unfold_step"]
 
 MAX_BYTES = 1_200_000  # frames of one widget kept in the page; above it, stepping goes through the kernel
 # the words of these tables are message ids (English), translated where they are shown
@@ -57,9 +57,10 @@ def source_html(source: list[str], line: int | None, theme: render.Theme) -> str
             f'border-radius:4px;margin:4px 0;padding:2px 0">{"".join(rows)}</div>')
 
 
-def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True) -> str:
+def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True, explain: bool = True) -> str:
     """One step in words: phase badge, step counter, the event, the source line (and at step 0, what the faded
-    graph means)."""
+    graph means). ``explain=False``: what the phase means only as the badge's tooltip, so the badge, the counter
+    and the event take two lines of a narrow pane, not four."""
     word, why, bg = PHASES.get(tr.phase_at(step), (tr.phase_at(step).upper(), "", "#FFFFFF"))
     word, why = _(word), _(why) if why else ""
     event = tr.event_at(step)
@@ -67,8 +68,9 @@ def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True)
     size = Sizes.of(theme).ui
     counter = _("step {k} of {n}").format(k=number(step), n=number(len(tr)))
     head = (f'<div style="display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;font-size:{size}px">'
-            f'<span style="background:{bg};border:2px solid #333;border-radius:4px;padding:0 6px;font-weight:bold">'
-            f"{esc(word)}</span><b>{esc(counter)}</b><span>{esc(why)}</span></div>"
+            f'<span title="{esc(why)}" style="background:{bg};border:2px solid #333;border-radius:4px;padding:0 6px;'
+            f'font-weight:bold">{esc(word)}</span><b>{esc(counter)}</b>{f"<span>{esc(why)}</span>" if explain else ""}'
+            "</div>"
             f'<div style="font-size:{size}px;margin:2px 0;min-height:2.6em"><b>{esc(said)}</b></div>')
     src = source_html(list(tr.source), event.line if event else None, theme) if source and tr.has_lines else ""
     ghost = ""
@@ -93,51 +95,122 @@ def graph_at(tr: Trace, frames: render.Frames, step: int, theme: render.Theme) -
     return f'<div class="course-ghost" style="opacity:0.3">{ghost}</div>'
 
 
+#: the scope the static engine's ``gradients()`` puts its nodes in (``static.autodiff``): what a pane can fold
+GRADIENT_SCOPE = "gradients"
+
+
+def foldable(tr: Trace) -> bool:
+    """Whether a trace's gradient nodes can be drawn as one folded box: two or more, all in :data:`GRADIENT_SCOPE`
+    (a define-then-run trace with a backward pass; define-by-run gradients are values on the nodes, not nodes).
+
+    >>> from course_lib import trace, programs
+    >>> [foldable(trace.record(programs.affine_sin, s, {"x": 3.0, "w": 2.0})) for s in trace.STYLES]
+    [True, False]
+    """
+    grads = [n for n in tr.graph.nodes if n.gradient]
+    return len(grads) >= 2 and all(n.scope.split("/", 1)[0] == GRADIENT_SCOPE for n in grads)
+
+
+def unfold_step(tr: Trace) -> int:
+    """The first step of the backward phase (``len(tr) + 1`` when there is none): from there on a folded pane
+    shows the gradient nodes, since they are what the step is about.
+
+    >>> from course_lib import trace, programs
+    >>> unfold_step(trace.record(programs.affine_sin, "define-then-run", {"x": 3.0, "w": 2.0}))
+    19
+    """
+    return next((k for k in range(1, len(tr) + 1) if tr.phase_at(k) == "backward"), len(tr) + 1)
+
+
 class Pane:
     """The frames of one trace, switched by a step slider: in the browser (Stacks) or through the kernel.
 
     Two views follow the slider: ``text`` (the step in words and the source) and ``graph`` (the drawing), so a
     widget can put them side by side or one above the other. ``steps``: the length of the shared clock (a shorter
     trace keeps showing its last frame). ``max_height``: CSS height the graph scales down to (see ``fit_height``).
+
+    ``fold=True`` (a :func:`foldable` trace only) also draws the steps before the backward pass with the gradient
+    nodes folded into one box (``collapse="gradients"``: a smaller graph, so a larger scale on the screen): then
+    ``picture`` is a Stack of two views, ``folded`` (index 0, the gradient nodes shown again from
+    :func:`unfold_step` on: the same frame widgets as ``graph``) and ``graph`` (index 1), for a fold control to
+    switch; without folding ``picture`` is ``graph``. Put ``picture`` on the page. ``explain``: see
+    :func:`text_html`.
     """
 
     def __init__(self, tr: Trace, *, steps: int, theme: render.Theme, max_bytes: int, label: str = "",
-                 max_height: str | None = None, source: bool = True) -> None:
-        self.trace, self.theme, self.source = tr, theme, source
-        self.frames = render.Frames(tr, theme=theme, prefix=f"cw{next(_ids)}", max_height=max_height)
+                 max_height: str | None = None, source: bool = True, fold: bool = False, explain: bool = True
+                 ) -> None:
+        self.trace, self.theme, self.source, self.explain = tr, theme, source, explain
+        prefix = f"cw{next(_ids)}"
+        self.frames = render.Frames(tr, theme=theme, prefix=prefix, max_height=max_height)
+        fold = fold and foldable(tr)
+        self.folded_frames = render.Frames(tr, theme=theme, prefix=f"{prefix}f", max_height=max_height,
+                                           collapse=GRADIENT_SCOPE) if fold else None
+        self.unfold_at = unfold_step(tr)
+        self.fold_index = 0 if fold else 1  # through the kernel: which of folded (0) / shown (1) a step draws
         self.title = W.HTML(f'<div style="font-size:{Sizes.of(theme).title}px;font-weight:bold">{esc(label)}</div>'
                             if label else "")
-        self._cache: dict[int, tuple[str, str]] = {}
+        self._cache: dict[tuple[int, bool], tuple[str, str]] = {}
         self.in_browser = False
         # pre-render while the total stays small; an estimate from the last frame (the biggest) decides
-        self.in_browser = len(self.html(len(tr))) * (steps + 1) <= max_bytes
+        n_frames = (steps + 1) + (min(self.unfold_at, len(tr) + 1) if fold else 0)
+        self.in_browser = len(self.html(len(tr))) * n_frames <= max_bytes
         src_lines = len(tr.source) if source and tr.has_lines else 0
         sz = Sizes.of(theme)  # room for the longest words (badge, two lines of event) and the listing: no jumps
-        text_layout = W.Layout(min_height=f"{int(5 * sz.ui * 1.25 + src_lines * 1.3 * sz.mono)}px", width="100%")
+        text_height = f"{int(5 * sz.ui * 1.25 + src_lines * 1.3 * sz.mono)}px"
+        self.folded: Any = None
         if self.in_browser:
-            texts = [W.HTML(self.parts(k)[0], layout=text_layout) for k in range(len(tr) + 1)]
-            graphs = [W.HTML(self.parts(k)[1]) for k in range(len(tr) + 1)]
+            # one layout and one style for all the frames of a view: each is a model saved with the notebook
+            # a frame fills its Stack's row (flex, never width:100%: with ipywidgets' 2 px margins that overflowed
+            # the Stack by 4 px, which then showed a scrollbar of its own); one layout and one style for all the
+            # frames of a view (the first frame's): each is a model saved with the notebook
+            text_layout, graph_layout = W.Layout(min_height=text_height, **FILL), W.Layout(**FILL)
+            first = W.HTML(self.parts(0)[0], layout=text_layout)
+            texts = [first] + [W.HTML(self.parts(k)[0], layout=text_layout, style=first.style)
+                               for k in range(1, len(tr) + 1)]
+            graphs = [W.HTML(self.parts(k)[1], layout=graph_layout, style=first.style) for k in range(len(tr) + 1)]
             # a shorter trace keeps showing its last frame while the other side goes on: same widget reused
             texts += [texts[-1]] * (steps - len(tr))
             graphs += [graphs[-1]] * (steps - len(tr))
-            self.text: Any = W.Stack(texts, selected_index=0, layout=W.Layout(width="100%"))
-            self.graph: Any = W.Stack(graphs, selected_index=0, layout=W.Layout(width="100%", min_width="0"))
+            self.text: Any = W.Stack(texts, selected_index=0)
+            self.graph: Any = W.Stack(graphs, selected_index=0, layout=W.Layout(min_width="0"))
+            if fold:  # the backward steps are the unfolded frames themselves: no copy in the page
+                folded = [W.HTML(self.parts(k, folded=True)[1], layout=graph_layout, style=first.style)
+                          for k in range(min(self.unfold_at, len(graphs)))]
+                self.folded = W.Stack(folded + graphs[len(folded):], selected_index=0,
+                                      layout=W.Layout(min_width="0"))
         else:
-            self.text = W.HTML(self.parts(0)[0], layout=text_layout)
-            self.graph = W.HTML(self.parts(0)[1], layout=W.Layout(width="100%", min_width="0"))
-        self.width = self.frames.layout.width if self.frames.layout.ok else None  # natural width, pt
+            self.text = W.HTML(self.parts(0)[0], layout=W.Layout(min_height=text_height))
+            self.graph = W.HTML(self.parts(0, folded=fold)[1], layout=W.Layout(min_width="0"))
+        self.picture: Any = self.graph
+        if self.folded is not None:
+            self.picture = W.Stack([self.folded, self.graph], selected_index=0, layout=W.Layout(min_width="0"))
+        drawn = self.folded_frames or self.frames  # what the pane shows first
+        self.width = drawn.layout.width if drawn.layout.ok else None  # its natural width, pt
         self.links: list[Any] = []  # the browser-side links to a slider (SteppingWidget.follow), kept while it lives
 
-    def parts(self, step: int) -> tuple[str, str]:
-        """(words, graph) HTML of one step (brought into 0..len)."""
+    @property
+    def stepped(self) -> list[Any]:
+        """The views whose ``selected_index`` follows the step slider in the browser."""
+        return [v for v in (self.text, self.graph, self.folded) if v is not None]
+
+    def parts(self, step: int, folded: bool = False) -> tuple[str, str]:
+        """(words, graph) HTML of one step (brought into 0..len); ``folded``: with the gradient nodes folded, when
+        this pane folds them and the step is before the backward pass."""
         step = min(max(step, 0), len(self.trace))
-        out = self._cache.get(step)
+        folded = folded and self.folded_frames is not None and step < self.unfold_at
+        out = self._cache.get((step, folded))
         if out is None:
-            out = (text_html(self.trace, step, self.theme, source=self.source),
-                   graph_at(self.trace, self.frames, step, self.theme))
+            frames = self.folded_frames if folded else self.frames
+            out = (text_html(self.trace, step, self.theme, source=self.source, explain=self.explain),
+                   graph_at(self.trace, frames, step, self.theme))
             if self.in_browser:
-                self._cache[step] = out
+                self._cache[(step, folded)] = out
         return out
+
+    def show(self, step: int) -> None:
+        """Through the kernel (frames not in the page): draw ``step``, folded as ``fold_index`` says."""
+        self.text.value, self.graph.value = self.parts(step, folded=self.fold_index == 0)
 
     def html(self, step: int) -> str:
         """The HTML of one step, words then graph (what a test or a saved picture wants in one piece)."""
@@ -176,7 +249,7 @@ class Stepper(SteppingWidget):
         self.pane = Pane(trace, steps=self.steps, theme=self.theme, max_bytes=max_bytes, max_height=fit_height(0),
                          label=title if title is not None else _(STYLE_TITLES.get(trace.style, trace.style)))
         self.follow(self.pane)
-        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        self.legend = W.HTML(render.legend_svg(self.theme))  # a column stretches it: no width (see sizing.FILL)
         notes = [say(NO_EVENTS)] if self.steps == 0 else [] if self.pane.in_browser else [say(LARGE_TRACE)]
         notes += [trace.note] if trace.note else []
         if not self.clock_problem:  # a wrong argument is said first, never hidden by a note

@@ -116,16 +116,14 @@ class SteppingWidget(CourseWidget):
         return self.controls
 
     def follow(self, pane: Any) -> None:
-        """Make ``pane`` (its ``text`` and ``graph`` views) follow the step slider: in the browser (jslink) when its
-        frames are in the page, else through the kernel. The links are kept on the pane, as long as it lives."""
+        """Make ``pane`` (its ``stepped`` views: words, graph, folded graph) follow the step slider: in the browser
+        (jslink) when its frames are in the page, else through the kernel. The links are kept on the pane, as long
+        as it lives."""
         slider = self.controls.slider  # type: ignore[union-attr]
         if pane.in_browser:
-            pane.links += [W.jslink((slider, "value"), (pane.text, "selected_index")),
-                           W.jslink((slider, "value"), (pane.graph, "selected_index"))]
+            pane.links += [W.jslink((slider, "value"), (view, "selected_index")) for view in pane.stepped]
         else:
-            def show(change: Any) -> None:
-                pane.text.value, pane.graph.value = pane.parts(change["new"])
-            slider.observe(show, "value")
+            slider.observe(lambda change: pane.show(change["new"]), "value")
 
     def show_problems(self, problems: list[str]) -> None:
         """The widget's argument problems, the interval's first (a subclass says its own after start_clock)."""
