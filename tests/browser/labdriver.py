@@ -203,3 +203,190 @@ def wait_for_widget_views(page, expected: int, timeout_ms: int = 30_000) -> dict
     except PlaywrightTimeout:
         pass  # reported by the caller's assertion, with the counts
     return page.evaluate(WIDGET_VIEWS)
+
+
+# --- the instructor's setup, and what a widget shows on it ------------------------------------------------------
+
+#: a classroom projector and a common laptop
+SCREENS = {"projector": {"width": 1280, "height": 720}, "laptop": {"width": 1366, "height": 768}}
+#: how the README and the start page say to present: the notebook's first cell (tests/test_present.py checks both
+#: say this very line)
+PRESENT_LINE = "import course_lib as cl; cl.present()"
+#: issue 26's targets: graph labels on the projector (one graph or one focused graph / both graphs shown), the
+#: widget's words on the projector, graph labels on the laptop (classroom theme)
+MIN_LABEL_ONE, MIN_LABEL_TWO, MIN_WORDS, MIN_LABEL_LAPTOP = 24, 20, 20, 12
+
+
+def present_screen(page) -> None:
+    """The projector's JupyterLab: Presentation Mode on and the left side bar hidden, as cl.present() says."""
+    for command in ("application:toggle-presentation-mode", "application:toggle-left-area"):
+        page.evaluate(f"window.jupyterapp.commands.execute('{command}')")
+
+
+# Every label line of every box inside ``root`` (the page when null) against the box's outline: an ellipse by its
+# equation, a parallelogram by its slanted sides, a rounded box (the presenter theme's stadium) by its round ends,
+# any other shape by its bounding box; returns the lines that spill.
+LABEL_SPILLS = """(root) => {
+  const out = [];
+  const pad = 0.5;  // SVG units of tolerance: anti-aliasing, not a visible overlap
+  for (const g of (root || document).querySelectorAll('g.node')) {
+    if (!g.getClientRects().length) continue;  // not drawn (a hidden pane): nothing to see cross
+    const shape = g.querySelector('ellipse, polygon, rect, path');
+    for (const t of g.querySelectorAll('text')) {
+      const b = t.getBBox();
+      const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]];
+      let bad = false;
+      if (shape.tagName === 'ellipse') {
+        const cx = +shape.getAttribute('cx'), cy = +shape.getAttribute('cy');
+        const rx = +shape.getAttribute('rx') + pad, ry = +shape.getAttribute('ry') + pad;
+        // the glyphs' ink, not the line box: a line box is taller than its letters by about a third
+        const inset = b.height * 0.15;
+        const inkY = y => Math.min(Math.max(y, b.y + inset), b.y + b.height - inset);
+        bad = corners.some(([x, y]) => ((x - cx) / rx) ** 2 + ((inkY(y) - cy) / ry) ** 2 > 1);
+      } else if (shape.tagName === 'polygon') {
+        const p = shape.getAttribute('points').trim().split(/\\s+/).map(s => s.split(',').map(Number));
+        // parallelogram (top-left, top-right, bottom-right, bottom-left): x limits at a height y
+        const [tl, tr, br, bl] = p;
+        const left = y => bl[0] + (tl[0] - bl[0]) * (bl[1] - y) / (bl[1] - tl[1]);
+        const right = y => br[0] + (tr[0] - br[0]) * (br[1] - y) / (br[1] - tr[1]);
+        const inset = b.height * 0.15;
+        for (const y of [b.y + inset, b.y + b.height - inset]) {
+          if (b.x < left(y) - pad || b.x + b.width > right(y) + pad) bad = true;
+        }
+      } else if (shape.tagName === 'rect' && +shape.getAttribute('rx') > 0) {
+        // a rounded box (the presenter theme's stadium: ends of radius height/2): inside the box, and inside the
+        // corner's circle where the ink's corner lies in a corner's square
+        const x0 = +shape.getAttribute('x'), y0 = +shape.getAttribute('y');
+        const w = +shape.getAttribute('width'), h = +shape.getAttribute('height');
+        const r = Math.min(+shape.getAttribute('rx'), w / 2, h / 2);
+        const inset = b.height * 0.15;
+        const ink = [[b.x, b.y + inset], [b.x + b.width, b.y + inset], [b.x, b.y + b.height - inset],
+                     [b.x + b.width, b.y + b.height - inset]];
+        bad = ink.some(([x, y]) => {
+          if (x < x0 - pad || x > x0 + w + pad || y < y0 - pad || y > y0 + h + pad) return true;
+          const cx = Math.min(Math.max(x, x0 + r), x0 + w - r), cy = Math.min(Math.max(y, y0 + r), y0 + h - r);
+          return Math.hypot(x - cx, y - cy) > r + pad;
+        });
+      } else {
+        const s = shape.getBBox();
+        bad = b.x < s.x - pad || b.x + b.width > s.x + s.width + pad;
+      }
+      if (bad) out.push({svg: g.closest('svg').id, box: g.getAttribute('data-id'), text: t.textContent});
+    }
+  }
+  return out;
+}"""
+
+# Widget view k of the page (the k-th output holding a live widget) scrolled to the top of the notebook, then what
+# the screen shows of it: every picture drawn (its box), every graph among them (pictures with labels: smallest and
+# median label px on screen; a focus control's thumbnails apart, class course-thumbnail), the main control (by
+# its name, else the first control), the words outside the pictures (px), names cut short, label lines crossing
+# their shapes, and every box inside the widget's output that scrolls sideways (a scrollbar of its own) with what
+# sticks out of it and by how many px; the page's own scrollers too.
+MEASURE_WIDGET = """([k, control]) => {
+  const out = [...document.querySelectorAll('.jp-OutputArea-output:has(> .jupyter-widgets)')][k];
+  const cell = out.closest('.jp-CodeCell');
+  const source = cell ? (cell.querySelector('.jp-InputArea-editor .cm-content') || {}).innerText || '' : '';
+  out.scrollIntoView({block: 'start'});
+  const vh = window.innerHeight, vw = window.innerWidth;
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  };
+  const bounds = (g) => ({top: g.top, bottom: g.bottom, left: g.left, right: g.right});
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b), n = s.length;
+    return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : null;
+  };
+  const name = (el) => el.tagName.toLowerCase()
+    + [...el.classList].filter(c => /^(widget|course|jupyter|jp-|lm-)/.test(c)).slice(0, 3).map(c => '.' + c).join('')
+    + (el.innerText ? ' "' + el.innerText.trim().slice(0, 30) + '"' : '');
+  const pictures = [...out.querySelectorAll('svg[role=img][id]')]
+    .filter(s => shown(s) && !s.id.startsWith('course-legend'));
+  const measured = pictures.map(s => {
+      const px = [...s.querySelectorAll('g.node text')].filter(shown).map(t => {
+        const m = t.getScreenCTM();
+        return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      });
+      return {id: s.id, ...box(s), labels: px.length, min: px.length ? Math.min(...px) : null, median: median(px),
+              px, thumbnail: !!s.closest('.course-thumbnail')};
+    });
+  // the graphs a class reads: pictures with labels, not the small copies a focus control keeps beside its choice
+  const graphs = measured.filter(g => g.labels > 0 && !g.thumbnail);
+  const thumbnails = measured.filter(g => g.labels > 0 && g.thumbnail);
+  const labelMedian = median(graphs.flatMap(g => g.px));
+  measured.forEach(g => delete g.px);
+  const controls = [...out.querySelectorAll('button, input, select, textarea, .widget-slider')].filter(shown);
+  const main = control ? controls.find(b => (b.innerText || '').trim() === control) : controls[0];
+  const words = [...out.querySelectorAll('*')].filter(el => shown(el) && !el.closest('svg')
+      && [...el.childNodes].some(c => c.nodeType === 3 && c.textContent.trim()))
+    .map(el => [parseFloat(getComputedStyle(el).fontSize), el.textContent.trim().slice(0, 40),
+                !!el.closest('[class*="course-ui-"]')]);
+  words.sort((a, b) => a[0] - b[0]);
+  const clipped = [...out.querySelectorAll('.widget-label, .jupyter-widget-label, button, select')]
+    .filter(el => shown(el) && el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.trim());
+  // a scrollbar of its own: a box that scrolls sideways (overflow-x auto or scroll) and has more than its width;
+  // named with the outermost elements that stick out of it
+  const scrolls = [out, ...out.querySelectorAll('*')].filter(el => shown(el) && !el.closest('svg')
+      && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
+    .map(el => {
+      const edge = el.getBoundingClientRect().left + el.clientLeft + el.clientWidth;
+      const over = (e) => e.getBoundingClientRect().right > edge + 0.5;
+      const by = [...el.querySelectorAll('*')].filter(e => shown(e) && over(e) && !(e.parentElement !== el
+          && over(e.parentElement) && el.contains(e.parentElement))).slice(0, 3)
+        .map(e => [name(e), Math.round((e.getBoundingClientRect().right - edge) * 10) / 10]);
+      return {box: name(el), over: el.scrollWidth - el.clientWidth, by};
+    });
+  const pageScrollers = [document.scrollingElement,
+                         ...document.querySelectorAll('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook')];
+  const hscroll = pageScrollers.filter(e => e && e.scrollWidth > e.clientWidth + 1).map(e => e.className || e.tagName);
+  return {vh, vw, source, control: main ? box(main) : null, pictures: measured.filter(g => !g.thumbnail).map(bounds),
+          graphs, thumbnails, labelMedian, words: words.slice(0, 3),
+          courseWords: words.filter(w => w[2]).slice(0, 3), clipped, scrolls, hscroll,
+          spills: (""" + LABEL_SPILLS + """)(out)};
+}"""
+
+
+def measure_widget(page, k: int, control: str | None = None) -> dict[str, Any]:
+    """What the screen shows of widget view ``k`` scrolled to the top (MEASURE_WIDGET), with the summary the
+    targets read: ``shown`` graphs, ``min_label`` and ``median_label`` (px, over every label of the graphs shown;
+    None without a graph) and ``min_words`` (px, the course widget's words; None for a widget that is not the
+    course's, whose smallest words are ``any_words``)."""
+    m = page.evaluate(MEASURE_WIDGET, [k, control])
+    m["shown"] = len(m["graphs"])
+    m["min_label"] = min((g["min"] for g in m["graphs"]), default=None)
+    m["median_label"] = m["labelMedian"]
+    m["min_words"] = m["courseWords"][0][0] if m["courseWords"] else None
+    m["any_words"] = m["words"][0][0] if m["words"] else None
+    return m
+
+
+def label_target(shown: int) -> int:
+    """The smallest graph label (px) a projector must show: 24 with one graph, 20 with both graphs shown."""
+    return MIN_LABEL_ONE if shown <= 1 else MIN_LABEL_TWO
+
+
+def fit_problems(m: dict[str, Any], in_view: int | None = None) -> list[str]:
+    """What keeps a widget from being seen whole on the screen, in words (empty: it fits): its main control and
+    its first ``in_view`` pictures (all when None; a focus control's thumbnails apart) inside the viewport, no
+    horizontal scrollbar on the page."""
+    problems = []
+    if m["control"] is None:
+        problems.append("no control found")
+    elif not (0 <= m["control"]["top"] and m["control"]["bottom"] <= m["vh"]):
+        problems.append(f"control off screen: {m['control']}")
+    if not m["pictures"]:
+        problems.append("no graph shown")
+    for g in m["pictures"][:in_view]:
+        if not (g["top"] >= 0 and g["bottom"] <= m["vh"] + 1):
+            problems.append(f"graph not inside the viewport: {_rounded(g)}")
+        if g["right"] > m["vw"] + 1:
+            problems.append(f"graph wider than the viewport: {_rounded(g)}")
+    if m["hscroll"]:
+        problems.append(f"horizontal scrollbar on {m['hscroll']}")
+    return problems
+
+
+def _rounded(box: dict[str, Any]) -> dict[str, int]:
+    return {k: round(box[k]) for k in ("top", "bottom", "left", "right")}

@@ -10,18 +10,42 @@ editions in a kernel and compares every output, and tests/test_fr_twins.py prove
 twin's program (strings, comments and the language line aside). What the browser adds is JupyterLab's front end:
 the live widgets of that program drawn by its widget manager. The French twin draws the same widgets from the same
 code, in French, so its run checks what the English run would and the French words besides.
-Screenshots: <notebook>.png and <notebook>-widget<k>.png (French: french-<notebook>...).
+The run is the instructor's (issue 26): a copy of the lesson with ``import course_lib as cl; cl.present()`` as its
+first cell (how the README and the start page say to present), opened at 1280×720 in Presentation Mode with the side
+bar hidden. Every widget view is then scrolled to the top and measured (labdriver.measure_widget): graph labels at
+least 24 px with one graph shown and 20 px with two, the course widget's words at least 20 px, its main control and
+graphs on the screen together, no label line crossing its shape, no box of it scrolling sideways. A lesson whose
+widgets miss a target listed for it in SHORT is an expected failure (strict: a target met again must come off the
+list); any other target missed fails. The measurements go to test-artifacts/browser/projector-<notebook>.json
+(``tools/label_table.py`` prints them as a table).
+Screenshots: <notebook>.png (the top of the run notebook) and <notebook>-widget<k>.png (the projector's screen with
+widget k scrolled to the top; French: french-<notebook>...).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
+from typing import Any
 
+import nbformat
 import pytest
 
-from .labdriver import open_notebook, run_all, wait_for_widget_views
+from .labdriver import (
+    MIN_WORDS,
+    PRESENT_LINE,
+    SCREENS,
+    fit_problems,
+    label_target,
+    measure_widget,
+    open_notebook,
+    present_screen,
+    run_all,
+    wait_for_widget_views,
+    wait_settled,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: lesson -> words its widgets must show in French (the core widgets, and 02's session explorer, 05's compile
@@ -60,10 +84,130 @@ def test_each_lesson_runs_once_and_every_french_word_list_names_a_lesson():
     assert all((ROOT / rel).exists() for rel in RUNS), [rel for rel in RUNS if not (ROOT / rel).exists()]
 
 
+#: widget kind <- the constructor its cell calls (the first found, in this order); "progress" and "ipywidgets" are
+#: not course widgets (a measurement's progress bar, a lesson's own text box): measured, held to no target
+KINDS = [("SideBySide", "side_by_side"), ("Stepper", "stepper"), ("ExpressionExplorer", "expression"),
+         ("ControlFlowExplorer", "control_flow"), ("SessionExplorer", "session"), ("CompileExplorer", "compile"),
+         ("PaddingExplorer", "padding"), ("TreeExplorer", "tree"), ("BatchingExplorer", "batching"),
+         ("UnrollExplorer", "unroll"), ("Progress", "progress"), ("ipywidgets.", "ipywidgets")]
+#: the graphs that must be on the screen with the control (all, unless a kind says which): the padding explorer's
+#: first picture is its grid of sentences (what its sliders change); its unrolled graphs come under it
+IN_VIEW = {"padding": 1}
+#: lesson -> projector targets some of its widgets miss today (issue 26 is open for them): "labels", "words",
+#: "fits", "spills", "scrollbar". Strict: a lesson whose widgets all meet a listed target fails until the target
+#: comes off its list, so the lists only shrink with evidence.
+SHORT = {
+    "00_start_here": {"scrollbar"},
+    "01_graphs_are_dags": {"scrollbar"},
+    "02_define_then_run_tensorflow": {"labels", "scrollbar"},
+    "03_define_by_run_pytorch": {"scrollbar"},
+    "04_side_by_side": {"labels", "scrollbar"},
+    "05_the_cost_of_compiling": {"scrollbar"},
+    "06_variable_length_sequences": {"scrollbar"},
+    "07_recursive_networks": {"labels", "fits", "scrollbar"},
+    "08_where_we_are_today": {"labels"},
+}
+
+
+def kind_of(source: str) -> str:
+    """The widget kind a cell's source builds (its last line first: a cell may use other widgets on the way).
+
+    >>> kind_of('run = trace.record(model)\\nwidgets.Stepper(run)'), kind_of("print(1)")
+    ('stepper', 'other')
+    """
+    for line in [*reversed(source.strip().splitlines()), source]:
+        for call, kind in KINDS:
+            if re.search(re.escape(call) + (r"\w*\(" if call.endswith(".") else r"\("), line):
+                return kind
+    return "other"
+
+
+def projector_problems(m: dict[str, Any], kind: str) -> dict[str, str]:
+    """Issue 26's projector targets this measured widget misses: target -> what was measured (empty: all met)."""
+    if kind in ("progress", "ipywidgets", "other"):
+        return {}
+    out = {}
+    if m["shown"] and m["min_label"] < label_target(m["shown"]):
+        out["labels"] = (f"smallest label {m['min_label']:.1f} px < {label_target(m['shown'])} px "
+                         f"with {m['shown']} graph(s) shown")
+    if m["min_words"] is None or m["min_words"] < MIN_WORDS or m["clipped"]:
+        out["words"] = f"smallest words {m['courseWords']}, cut short {m['clipped']}"
+    if fits := fit_problems(m, IN_VIEW.get(kind)):
+        out["fits"] = "; ".join(fits)
+    if m["spills"]:
+        out["spills"] = f"{len(m['spills'])} label lines cross their shapes: {m['spills'][:3]}"
+    if m["scrolls"]:
+        out["scrollbar"] = f"boxes scrolling sideways: {m['scrolls']}"
+    return out
+
+
+def test_kind_of_and_the_targets_see_what_they_are_given():
+    """The checks themselves: a small label with one graph but not with two, a box that scrolls, words too small."""
+    assert kind_of("SideBySide(model, {})") == "side_by_side" and kind_of("ipywidgets.HBox([a, b])") == "ipywidgets"
+    graph = {"top": 100, "bottom": 600, "left": 0, "right": 900, "min": 22.0, "median": 25.0}
+    ok = {"vh": 720, "vw": 1280, "control": {"top": 10, "bottom": 50}, "graphs": [graph, graph], "hscroll": [],
+          "pictures": [graph, graph],
+          "courseWords": [[21.0, "Next", True]], "clipped": [], "spills": [], "scrolls": []}
+    ok.update(shown=2, min_label=22.0, min_words=21.0)
+    assert projector_problems(ok, "side_by_side") == {}
+    assert set(projector_problems({**ok, "shown": 1, "graphs": [graph]}, "stepper")) == {"labels"}
+    low = {**graph, "top": 500, "bottom": 900}
+    assert set(projector_problems({**ok, "pictures": [graph, low]}, "side_by_side")) == {"fits"}
+    assert projector_problems({**ok, "pictures": [graph, low]}, "padding") == {}  # its grid is what must fit
+    assert set(projector_problems({**ok, "scrolls": [{"box": "div", "over": 4, "by": []}]}, "tree")) == {"scrollbar"}
+    assert set(projector_problems({**ok, "min_words": 13.0}, "tree")) == {"words"}
+    assert projector_problems({**ok, "min_words": None}, "progress") == {}
+
+
+def test_the_label_table_prints_every_measured_widget(tmp_path):
+    """tools/label_table.py reads what measure_every_widget writes (its examples, which no doctest run reaches)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("label_table", ROOT / "tools" / "label_table.py")
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    m = {"notebook": "notebooks/fr/04_side_by_side.ipynb", "widget": 1, "kind": "side_by_side", "shown": 2,
+         "min_label": 14.94, "median_label": 17.0, "graphs": [{"min": 14.94}, {"min": 18.0}], "min_words": 21.0,
+         "missed": ["labels", "scrollbar"]}
+    bar = {**m, "widget": 2, "kind": "progress", "shown": 0, "min_label": None, "median_label": None, "graphs": [],
+           "min_words": None, "any_words": 13.0, "missed": []}
+    (tmp_path / "projector-french-04_side_by_side.json").write_text(json.dumps([m, bar]))
+    out = table.tables(tmp_path)
+    assert "| 04_side_by_side (fr) | 1 | side_by_side | 2 | 14.9 | 17.0 | 14.9 / 18.0 | 21.0 | labels, scrollbar |" \
+        in out
+    assert "| 04_side_by_side (fr) | 2 | progress | 0 | - | - | - | (13.0) | ok |" in out
+    assert "no layout-*.json" in out and table.px(None) == "-"
+
+
+def presenter_copy(rel: str, artifacts: Path) -> str:
+    """A copy of the lesson, outputs cleared, with the instructor's one line as its first cell; returned as a path
+    JupyterLab opens (under test-artifacts/, so nothing is written into notebooks/)."""
+    nb = nbformat.read(ROOT / rel, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.cells.insert(0, nbformat.v4.new_code_cell(PRESENT_LINE))
+    folder = artifacts / "presented" / Path(rel).parent.name
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / Path(rel).name
+    nbformat.write(nb, path)
+    return path.relative_to(ROOT).as_posix()
+
+
 @pytest.mark.parametrize("rel", RUNS)
-def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
+def test_notebook_runs_in_the_browser_without_errors(rel, lab, browser, artifacts):
+    ctx = browser.new_context(viewport=SCREENS["projector"])
+    page = ctx.new_page()
+    try:
+        check_run(rel, lab, page, artifacts)
+    finally:
+        ctx.close()
+
+
+def check_run(rel: str, lab: Any, page: Any, artifacts: Path) -> None:
     t0 = time.monotonic()
-    open_notebook(page, lab, rel)
+    open_notebook(page, lab, presenter_copy(rel, artifacts))
+    present_screen(page)
     run_all(page)
     seconds = time.monotonic() - t0
     expected = saved_widget_views(ROOT / rel)
@@ -76,11 +220,9 @@ def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
     failed = page.locator(".jupyter-widgets-error-widget")  # what ipywidgets shows when a view cannot render
     rendered, broken_views = views.count(), failed.count()
     french = rel.startswith("notebooks/fr/")
-    name = ("french-" if french else "") + Path(rel).stem
+    stem = Path(rel).stem
+    name = ("french-" if french else "") + stem
     page.screenshot(path=str(artifacts / f"{name}.png"), full_page=False)
-    for k in range(min(rendered, 4)):  # what a student sees of each live widget
-        views.nth(k).scroll_into_view_if_needed()
-        views.nth(k).screenshot(path=str(artifacts / f"{name}-widget{k + 1}.png"), animations="disabled")
     print(f"{rel}: ran in {seconds:.1f} s, {rendered} widget views rendered (notebook saved {expected})")
     assert not error_text, f"{rel}: error outputs in the browser: {error_text}"
     assert broken == 0, f"{rel}: {broken} 'Error displaying widget' in the browser"
@@ -91,7 +233,32 @@ def test_notebook_runs_in_the_browser_without_errors(rel, lab, page, artifacts):
     assert not clipped, f"{rel}: words cut short in their box: {clipped}"
     if french:
         text = page.evaluate(WIDGET_TEXT)
-        missing = [w for w in FRENCH[Path(rel).stem] if w not in text]
+        missing = [w for w in FRENCH[stem] if w not in text]
         left = [w for w in ENGLISH if w in text]
         assert not missing, f"{rel}: French words missing from its widgets: {missing}"
         assert not left, f"{rel}: English left in its widgets: {left}"
+    missed = measure_every_widget(page, rel, name, rendered, artifacts)
+    short = SHORT.get(stem, set())
+    assert not set(missed) - short, f"{rel}: projector targets missed: " + " | ".join(
+        f"{t}: {why}" for t, why in missed.items() if t not in short)
+    assert not short - set(missed), \
+        f"{rel}: every widget now meets {sorted(short - set(missed))}: take it off SHORT[{stem!r}]"
+    if missed:
+        pytest.xfail(f"issue 26: {rel} misses " + " | ".join(f"{t}: {why}" for t, why in missed.items()))
+
+
+def measure_every_widget(page: Any, rel: str, name: str, count: int, artifacts: Path) -> dict[str, str]:
+    """Each widget view scrolled to the top, measured and photographed as projected; the measurements written to
+    projector-<name>.json; returns the targets missed (target -> which widgets, what was measured)."""
+    rows, missed = [], {}
+    for k in range(count):
+        m = measure_widget(page, k)
+        kind = kind_of(m["source"])
+        wait_settled(page, ".jp-Notebook .jp-OutputArea", f"{rel}: widget {k + 1} scrolled to the top")
+        page.screenshot(path=str(artifacts / f"{name}-widget{k + 1}.png"))
+        problems = projector_problems(m, kind)
+        for target, why in problems.items():
+            missed[target] = (missed[target] + "; " if target in missed else "") + f"widget {k + 1} ({kind}) {why}"
+        rows.append({"notebook": rel, "widget": k + 1, "kind": kind, "missed": sorted(problems), **m})
+    (artifacts / f"projector-{name}.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False))
+    return missed
