@@ -75,7 +75,7 @@ class CompileExplorer(CourseWidget):
         self.run_button = W.Button(description=_("run it 100 times"), tooltip=_("same graph, same plan: no compile"),
                                    layout=big, style=self.button_style())
         self.stats, self.picture, self.source = W.HTML(), W.HTML(), W.HTML()
-        self.picture.layout = W.Layout(min_height="120px", width="100%")
+        self.picture.layout = W.Layout(min_height="120px", width="auto")
         self.ops.observe(self._on_ops, "value")
         self.add_button.on_click(self._on_add)
         self.run_button.on_click(self._on_run)

@@ -105,7 +105,7 @@ class PaddingExplorer(CourseWidget):
         self._static: dict[int, tuple[sq.StaticUnroll, str]] = {}  # T -> (graph + session, its picture)
         labels = (N_("length spread"), N_("buckets"), N_("draw sentence"))
         style = {"description_width": wider(8.7, "em", labels)}  # the three sliders start at one line
-        size = W.Layout(width="min(100%, 480px)", height="36px")
+        size = W.Layout(width="min(calc(100% - 4px), 480px)", height="36px")  # its 2 px margins inside the column
         self.spread = W.IntSlider(value=spread, min=0, max=max_spread,
                                   description=_(labels[0]), style=style, layout=size)
         self.buckets = W.IntSlider(value=buckets, min=1, max=4, description=_(labels[1]),
@@ -113,8 +113,8 @@ class PaddingExplorer(CourseWidget):
         self.sentence = W.IntSlider(value=sentence, min=1, max=self.n,
                                     description=_(labels[2]), style=style, layout=size)
         self.summary, self.grid = W.HTML(), W.HTML()
-        self.static_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
-        self.dynamic_view = W.HTML(layout=W.Layout(min_height="300px", width="100%"))
+        self.static_view = W.HTML(layout=W.Layout(min_height="300px", width="auto"))
+        self.dynamic_view = W.HTML(layout=W.Layout(min_height="300px", width="auto"))
         for s in (self.spread, self.buckets, self.sentence):
             s.observe(self._changed, "value")
         self.static_title, self.dynamic_title = W.HTML(), W.HTML()  # filled in by _update

@@ -136,8 +136,8 @@ class SessionExplorer(CourseWidget):
         self.feed_box = W.VBox([])
         self.call = W.HTML("")
         self.plan_view = W.HTML("")
-        self.graph_view = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
-        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        self.graph_view = W.HTML("", layout=W.Layout(min_height="300px", width="auto"))
+        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="auto"))
         # one line on a projector: the graph under it gets the height
         self.head_text = _("<b>Session.run</b>: the only way in (feed) and out (fetch) of the graph")
         self.head = self.html(self.head_text, "heading")
@@ -430,7 +430,7 @@ class SessionExplorer(CourseWidget):
         if wide:
             self.feed_box.layout = W.Layout(flex="0 0 auto", min_width="0", margin="0 16px 0 0")
             self.call.layout = W.Layout(flex="1 1 320px", min_width="0")
-            self.graph_view.layout = W.Layout(min_height="300px", width="100%")
+            self.graph_view.layout = W.Layout(min_height="300px", width="auto")
             self.children = [self.head, self.buttons, W.HBox([self.feed_box, self.call], layout=W.Layout(
                 flex_flow="row wrap", align_items="flex-start")), self.message, self.graph_view, self.plan_view,
                 self.legend]

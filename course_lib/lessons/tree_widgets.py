@@ -104,7 +104,7 @@ class TreeExplorer(CourseWidget):
                            "words; <code>(a b c)</code> is read as <code>((a b) c)</code>. Nothing you type is run as "
                            "Python.") + "</div>")
         self.summary = W.HTML("")
-        self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="100%"))
+        self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="auto"))
         # the box and the view switch on one band, what each style did, the tree, then the help under it: the tree
         # starts higher and stays on the screen whole
         self.children = [W.HBox([self.text, self.view], layout=W.Layout(flex_flow="row wrap", align_items="center")),
@@ -237,7 +237,7 @@ class BatchingExplorer(CourseWidget):
         self.seed = W.IntSlider(value=seed, min=0, max=20, description=_(labels[2]),
                                 style=style, layout=lay)
         self.table = W.HTML("")
-        self.picture = W.HTML("", layout=W.Layout(min_height="260px", width="100%"))
+        self.picture = W.HTML("", layout=W.Layout(min_height="260px", width="auto"))
         self.batch: list[trees.Tree] = []
         self.counts: fold.OpCounts | None = None
         for s in (self.n_trees, self.n_words, self.seed):

@@ -97,8 +97,8 @@ class UnrollExplorer(CourseWidget):
                                   layout=W.Layout(width="min(100%, 520px)", height="36px"))
         self.summary = W.HTML("")
         title = self.title
-        self.left = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
-        self.right = W.HTML("", layout=W.Layout(min_height="300px", width="100%"))
+        self.left = W.HTML("", layout=W.Layout(min_height="300px", width="auto"))
+        self.right = W.HTML("", layout=W.Layout(min_height="300px", width="auto"))
         self.counts: tuple[int, int] = (0, 0)
         self.panes = (W.VBox([title(_("for i in range(n): unrolled while tracing")), self.left],
                              layout=W.Layout(width="45%", min_width="0")),

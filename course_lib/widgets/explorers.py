@@ -136,13 +136,13 @@ class _TwoGraphs(CourseWidget):
 
     def _init_panes(self, left_title: str, right_title: str) -> None:
         self._uid = next(_ids)
-        self.static_view = W.HTML("", layout=W.Layout(min_height="200px", width="100%"))
-        self.dynamic_view = W.HTML("", layout=W.Layout(min_height="200px", width="100%"))
+        self.static_view = W.HTML("", layout=W.Layout(min_height="200px", width="auto"))
+        self.dynamic_view = W.HTML("", layout=W.Layout(min_height="200px", width="auto"))
         half = {"width": "50%", "min_width": "0", "margin": "0 6px"}
         self.left_title, self.right_title = self.title(left_title), self.title(right_title)
         self.left = W.VBox([self.left_title, self.static_view], layout=W.Layout(**half))
         self.right = W.VBox([self.right_title, self.dynamic_view], layout=W.Layout(**half))
-        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="100%"))
+        self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="auto"))
         self.graphs = W.HBox([self.left, self.right], layout=W.Layout(width="100%"))
         # define-then-run's gradient nodes, one box or each drawn: the lesson is that they are nodes of the graph
         self.unfold = W.Checkbox(value=self.theme.name not in FOLDED_IN, description=_("show every gradient node"),
