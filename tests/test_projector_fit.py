@@ -14,7 +14,7 @@ import pytest
 
 import course_lib as cl
 from course_lib import programs, render
-from course_lib.widgets.sizing import CHROME_PX
+from course_lib.widgets.sizing import CHROME_PX, overflowing
 
 pytest.importorskip("ipywidgets")
 import course_lib.widgets as cw
@@ -167,12 +167,5 @@ def test_the_batching_picture_is_under_its_sliders_and_scales_to_the_screen():
 def test_no_picture_is_wider_than_its_box(name):
     """A picture (an HTML widget) as wide as its box plus ipywidgets' 2 px margins on each side overflowed the box by
     4 px, and the widget showed a horizontal scrollbar of its own: pictures stretch to their box instead."""
-    from course_lib.widgets.base import ipywidgets as W
-
-    def walk(w):
-        yield w
-        for c in getattr(w, "children", ()):
-            yield from walk(c)
-
-    too_wide = [w.value[:60] for w in walk(WIDGETS[name][0]()) if isinstance(w, W.HTML) and w.layout.width == "100%"]
+    too_wide = [w.value[:60] for w in overflowing(WIDGETS[name][0]())]
     assert not too_wide, f"{name}: HTML widgets of width 100% (and 2 px margins): {too_wide}"

@@ -40,10 +40,9 @@ from ..i18n import N_, Plural, said_by, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
-from ..widgets.explorers import lines_of
 from ..widgets.html import esc
 from ..widgets.inputs import out_of_range, read_number, read_range, read_slider, shown
-from ..widgets.sizing import fit_height, wider
+from ..widgets.sizing import ROW_PX, fit_height, lines_px, text_lines, wider
 
 __all__ = ["SessionExplorer", "demo_graph"]
 
@@ -446,7 +445,7 @@ class SessionExplorer(CourseWidget):
         """px of the widget above its graph: the heading, the buttons, then a row per placeholder (40 px each)
         beside what the call did (the call and its value, the compiles' sentence, the graph's size)."""
         z = self.sizes
-        head = lines_of(re.sub("<[^>]+>", "", self.head_text), z.heading, 1000) * z.heading * 1.35
+        head = lines_px(z.heading, text_lines(re.sub("<[^>]+>", "", self.head_text), z.heading)) + 2
         said = re.sub("<[^>]+>", "", self.call.value.replace("<br>", "\n").replace("</div>", "\n")).splitlines()
-        call = sum(lines_of(line, z.ui, 700) for line in said if line.strip()) * z.ui * 1.35 + 16
-        return round(head + 48 + max(40 * max(1, len(self._feeds)), call) + 12)
+        call = lines_px(z.ui, sum(text_lines(line, z.ui, 700) for line in said if line.strip())) + 16
+        return head + ROW_PX + max(40 * max(1, len(self._feeds)), call) + 16

@@ -26,7 +26,7 @@ from .base import CourseWidget, Sizes, guarded, message_html, quietly
 from .base import ipywidgets as W
 from .html import esc
 from .inputs import INPUTS_UNREADABLE, read_number, read_range, read_slider, shown, value_words
-from .sizing import fit_height, share_width
+from .sizing import PAGE_PX, ROW_PX, fit_height, lines_px, share_width, text_lines
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
 
@@ -114,21 +114,12 @@ def first_undefined(trace: tr.Trace) -> str:
     return ""
 
 
+STYLES = ("define-then-run", "define-by-run")  # the left pane's, the right pane's
 #: the name scope define-then-run's gradients() puts its nodes in (TensorFlow 1's tf.gradients: name="gradients")
 GRADIENTS = "gradients"
 #: themes whose explorers fold define-then-run's gradient nodes into one box at first: on a projector two full
 #: graphs side by side leave labels too small to read (the box says how many nodes it holds; a check box unfolds)
 FOLDED_IN = ("presenter",)
-
-
-def lines_of(text: str, px: float, width: float) -> int:
-    """About how many lines ``text`` takes at ``px`` in ``width`` px (a character is about half its size wide):
-    what a widget counts to leave its words room on the screen beside a graph.
-
-    >>> lines_of("Define-then-run: graph, then Session.run", 23, 460), lines_of("short", 23, 460)
-    (2, 1)
-    """
-    return max(1, -(-int(len(text) * 0.55 * px) // max(1, int(width))))
 
 
 class _TwoGraphs(CourseWidget):
@@ -164,30 +155,36 @@ class _TwoGraphs(CourseWidget):
         raise NotImplementedError
 
     def titles_px(self) -> int:
-        """px of the panes' titles over the graphs: the taller of the two, each pane about half the width."""
+        """px of the titles over the graphs drawn now (a pane that shows a problem has no graph to push down): the
+        taller of them, each pane about half the width."""
         z = self.sizes
-        width = 1000 / 2  # a projector's or a laptop's notebook column is about 1000 px wide
-        words = [_(t) for t in self.pane_titles]
-        return round(max(lines_of(t, z.title, width) for t in words) * z.title * 1.35) + 4
+        over = [t for t, drawn in zip(self.pane_titles, getattr(self, "_drawn", (True, True)), strict=True) if drawn]
+        lines = max((text_lines(_(t), z.title, PAGE_PX // 2) for t in over), default=1)
+        return lines_px(z.title, lines) + 6  # and the title's margins
 
     def _draw_both(self, program: Any, values: dict[str, float], backward: bool, tag: str,
                    rooms: tuple[str, str]) -> dict[str, tr.Trace | Exception]:
         """Record and draw the program both ways; a style that fails shows its error in its own pane."""
         outcome: dict[str, tr.Trace | Exception] = {}
-        widths: list[float | None] = []
-        height = fit_height(self.room())
-        for style, view, side, room in (("define-then-run", self.static_view, "s", rooms[0]),
-                                        ("define-by-run", self.dynamic_view, "d", rooms[1])):
-            width = None
-            fold = [GRADIENTS] if style == "define-then-run" and backward and not self.unfold.value else None
+        for style in STYLES:
             try:
-                rec = quietly(tr.record, program, style, values, backward=backward)
+                outcome[style] = quietly(tr.record, program, style, values, backward=backward)
+            except Exception as exc:  # noqa: BLE001 - e.g. @ on numbers, or the define-then-run `if` lesson
+                outcome[style] = exc
+        self._drawn = tuple(isinstance(outcome[style], tr.Trace) for style in STYLES)
+        height = fit_height(self.room())  # counted once it is known which panes hold a graph
+        widths: list[float | None] = []
+        for style, view, side, room in zip(STYLES, (self.static_view, self.dynamic_view), "sd", rooms, strict=True):
+            rec, width = outcome[style], None
+            try:
+                if isinstance(rec, Exception):
+                    raise rec
+                fold = [GRADIENTS] if style == STYLES[0] and backward and not self.unfold.value else None
                 if fold and not any(n.scope.split("/")[0] == GRADIENTS for n in rec.graph.nodes):
                     fold = None  # nothing to fold: no "gradients" scope (no variable, or the program failed early)
                 view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}{'f' * bool(fold)}",
                                             room, height, fold)
-                outcome[style] = rec
-            except Exception as exc:  # noqa: BLE001 - e.g. @ on numbers, or the define-then-run `if` lesson
+            except Exception as exc:  # noqa: BLE001 - its error in its own pane, the other pane still drawn
                 view.value = message_html(f"{type(exc).__name__}: {exc}", "error", self.theme)
                 outcome[style] = exc
             widths.append(width)
@@ -298,10 +295,10 @@ class ExpressionExplorer(_TwoGraphs):
         self._update()
 
     def room(self) -> int:
-        """The typed expression, its help, the panes' titles, and the sliders under the graphs (44 px each)."""
+        """The typed expression, its help, the panes' titles, and the sliders under the graphs (a row each)."""
         z = self.sizes
-        help_px = lines_of(self.help_text, z.small, 1000) * z.small * 1.5
-        return round(52 + help_px + self.titles_px() + 44 * max(1, len(self.sliders)))
+        help_px = lines_px(z.small, text_lines(self.help_text, z.small)) + 10
+        return 52 + help_px + self.titles_px() + ROW_PX * max(1, len(self.sliders))
 
     def _make_sliders(self, names: list[str]) -> None:
         old, self.sliders = self.sliders, {}
@@ -417,10 +414,10 @@ class ControlFlowExplorer(_TwoGraphs):
         self.show_problems([*problems, value_problem])
 
     def room(self) -> int:
-        """The heading, a slider per input (40 px each) and the panes' titles over the graphs."""
+        """The heading, a row per input's slider and the panes' titles over the graphs."""
         z = self.sizes
-        head = lines_of(self.head_text.format(name=self.name), z.heading, 1000) * z.heading * 1.35
-        return round(head + 40 * max(1, len(self.sliders)) + self.titles_px())
+        head = lines_px(z.heading, text_lines(self.head_text.format(name=self.name), z.heading)) + 2
+        return head + ROW_PX * max(1, len(self.sliders)) + self.titles_px()
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{k} = {s.value:g}" for k, s in self.sliders.items()) or "no inputs"
