@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 import course_lib as cl
-from course_lib import programs, render
+from course_lib import programs, render, trace
 from course_lib.widgets.sizing import CHROME_PX, overflowing
 
 pytest.importorskip("ipywidgets")
@@ -85,6 +85,7 @@ WIDGETS = {
     "01 expression": (lambda: cw.ExpressionExplorer("sin(x*w + 1)", values={"x": 3.0, "w": 2.0}), 20),
     "03 control flow": (lambda: cw.ControlFlowExplorer(programs.repeat_until_large, low=0.2, high=12.0, value=0.5),
                         24),
+    "04 control flow": (lambda: cw.ControlFlowExplorer(programs.branch_with_cond, value=1.0), 20),
     "02 session": (lambda: SessionExplorer(feeds={"x": 3.0, "w": 2.0}), 24),
     "06 padding": (lambda: PaddingExplorer(spread=3), 20),
     "06 padding, widest": (lambda: PaddingExplorer(spread=5), 20),
@@ -169,3 +170,18 @@ def test_no_picture_is_wider_than_its_box(name):
     4 px, and the widget showed a horizontal scrollbar of its own: pictures stretch to their box instead."""
     too_wide = [w.value[:60] for w in overflowing(WIDGETS[name][0]())]
     assert not too_wide, f"{name}: HTML widgets of width 100% (and 2 px margins): {too_wide}"
+
+
+def test_control_flow_boxes_have_the_room_their_values_need_and_stay_put():
+    """Room for the labels the slider's range gives (not a generic `= -0.00000` on every box): the drawing is
+    narrower, and moving the slider within a branch moves no box (every label inside its box: test_fit)."""
+    c = cw.ControlFlowExplorer(programs.branch_with_cond, value=1.0, theme="presenter")
+    boxes = render.node_boxes(c.static_view.value), render.node_boxes(c.dynamic_view.value)
+    for x in (0.5, 2.9, -2.9):  # the other branch too: define-then-run's graph holds both
+        c.set_input(x=x)
+        assert render.node_boxes(c.static_view.value) == boxes[0], x
+        if x > 0:
+            assert render.node_boxes(c.dynamic_view.value) == boxes[1], x
+    rec = trace.record(programs.branch_with_cond, "define-then-run", {"x": 1.0}, backward=False)
+    generic = render.Layout(rec.graph, theme="presenter", reserve=[rec.final_state()], room="value")
+    assert graphs(c)[0][0] < 0.9 * generic.width

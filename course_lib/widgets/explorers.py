@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -49,15 +49,32 @@ def value_slider(value: float, low: float, high: float) -> Any:
 
 
 def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str,
-               max_height: str | None = None, collapse: Any = None) -> tuple[str, float | None]:
+               max_height: str | None = None, collapse: Any = None,
+               seen: Sequence[tr.Trace] = ()) -> tuple[str, float | None]:
     """A finished trace drawn at a stable position, and its natural width (pt). Room is reserved for any scalar
     value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves.
     ``max_height``: the CSS height the drawing scales down to (what the screen has left under the controls);
-    ``collapse``: scopes drawn as one box each (``render.Layout``'s, e.g. ``[GRADIENTS]``)."""
+    ``collapse``: scopes drawn as one box each (``render.Layout``'s, e.g. ``[GRADIENTS]``); ``seen``: the same
+    program recorded at other slider positions: those of the same graph reserve room for exactly their labels
+    instead of the generic room (`= -0.00000` on every box made 04's define-then-run graph a third wider), so a
+    value never seen may still move a box, never cross it."""
     state = trace.final_state()
-    lay = render.Layout(trace.graph, theme=theme, prefix=prefix, reserve=[state], room=room,
+    also = [t.final_state() for t in seen if structure(t.graph) == structure(trace.graph)]
+    lay = render.Layout(trace.graph, theme=theme, prefix=prefix, reserve=[state, *also], room="" if also else room,
                         grad_nodes=trace.grad_nodes, collapse=collapse)
     return lay.svg(state, max_height=max_height), (lay.width if lay.ok else None)
+
+
+def structure(graph: Any) -> tuple[tuple[Any, ...], ...]:
+    """What a graph is made of, values aside: two recordings with the same structure are drawn at one layout.
+
+    >>> from course_lib import programs
+    >>> def at(x):
+    ...     return tr.record(programs.branch_with_cond, "define-by-run", {"x": x}).graph
+    >>> structure(at(1.0)) == structure(at(2.0)), structure(at(1.0)) == structure(at(-1.0))
+    (True, False)
+    """
+    return tuple((n.op, n.kind, n.input_ids, n.scope, n.gradient) for n in graph.nodes)
 
 
 def finite_note(values: dict[str, Any]) -> str:
@@ -115,6 +132,7 @@ def first_undefined(trace: tr.Trace) -> str:
 
 
 STYLES = ("define-then-run", "define-by-run")  # the left pane's, the right pane's
+SAMPLES = 13  # inputs across a control-flow slider's range recorded once, for the room their labels need
 #: the name scope define-then-run's gradients() puts its nodes in (TensorFlow 1's tf.gradients: name="gradients")
 GRADIENTS = "gradients"
 #: themes whose explorers fold define-then-run's gradient nodes into one box at first: on a projector two full
@@ -163,8 +181,10 @@ class _TwoGraphs(CourseWidget):
         return lines_px(z.title, lines) + 6  # and the title's margins
 
     def _draw_both(self, program: Any, values: dict[str, float], backward: bool, tag: str,
-                   rooms: tuple[str, str]) -> dict[str, tr.Trace | Exception]:
-        """Record and draw the program both ways; a style that fails shows its error in its own pane."""
+                   rooms: tuple[str, str], seen: Mapping[str, Sequence[tr.Trace]] | None = None
+                   ) -> dict[str, tr.Trace | Exception]:
+        """Record and draw the program both ways; a style that fails shows its error in its own pane. ``seen``:
+        each style's recordings at other inputs, to reserve room for their labels (:func:`draw_final`)."""
         outcome: dict[str, tr.Trace | Exception] = {}
         for style in STYLES:
             try:
@@ -183,7 +203,7 @@ class _TwoGraphs(CourseWidget):
                 if fold and not any(n.scope.split("/")[0] == GRADIENTS for n in rec.graph.nodes):
                     fold = None  # nothing to fold: no "gradients" scope (no variable, or the program failed early)
                 view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}{'f' * bool(fold)}",
-                                            room, height, fold)
+                                            room, height, fold, (seen or {}).get(style, ()))
             except Exception as exc:  # noqa: BLE001 - its error in its own pane, the other pane still drawn
                 view.value = message_html(f"{type(exc).__name__}: {exc}", "error", self.theme)
                 outcome[style] = exc
@@ -404,6 +424,7 @@ class ControlFlowExplorer(_TwoGraphs):
         for name in names:
             self.sliders[name] = value_slider(float(start), lo, hi)
             self.sliders[name].observe(self._on_slider, "value")
+        self._seen = self._sample(names[0], lo, hi) if len(names) == 1 else {}
         self.head_text = _("{name}: move the input and compare the two graphs")
         head = self.html(esc(self.head_text).replace("{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
         # the summary (what each style built) under the graphs: they start right under the slider and get the
@@ -412,6 +433,19 @@ class ControlFlowExplorer(_TwoGraphs):
                          self.message, self.graphs, self.summary, *([self.unfold] if backward else []), self.legend]
         self._update()
         self.show_problems([*problems, value_problem])
+
+    def _sample(self, name: str, low: float, high: float) -> dict[str, list[tr.Trace]]:
+        """The program recorded both ways at SAMPLES inputs across the slider's range (those that fail left out):
+        the labels each graph will show as the slider moves, so its boxes are as wide as those and no wider."""
+        seen: dict[str, list[tr.Trace]] = {style: [] for style in STYLES}
+        for x in np.linspace(low, high, SAMPLES):
+            for style in STYLES:
+                try:
+                    seen[style].append(quietly(tr.record, self.program, style, {name: float(x)},
+                                               backward=self.backward))
+                except Exception:  # noqa: BLE001 - a failing input shows its error when the slider gets there
+                    continue
+        return seen
 
     def room(self) -> int:
         """The heading, a row per input's slider and the panes' titles over the graphs."""
@@ -447,7 +481,7 @@ class ControlFlowExplorer(_TwoGraphs):
     def _update(self) -> None:
         values = {k: float(s.value) for k, s in self.sliders.items()}
         room = "value+grad" if self.backward else "value"
-        outcome = self._draw_both(self.program, values, self.backward, "cf", (room, room))
+        outcome = self._draw_both(self.program, values, self.backward, "cf", (room, room), self._seen)
         sizes = {style: len(rec.graph) for style, rec in outcome.items() if isinstance(rec, tr.Trace)}
         at = ", ".join(f"{k} = {number(v)}" for k, v in values.items())  # in the sentence: the language's number
         self.left_title.value = self.title_html(_(self.STATIC_TITLES["define-then-run" in sizes]))
