@@ -97,14 +97,8 @@ IN_VIEW = {"padding": 1}
 #: "fits", "spills", "scrollbar". Strict: a lesson whose widgets all meet a listed target fails until the target
 #: comes off its list, so the lists only shrink with evidence.
 SHORT = {
-    "00_start_here": {"scrollbar"},
-    "01_graphs_are_dags": {"scrollbar"},
-    "02_define_then_run_tensorflow": {"labels", "scrollbar"},
-    "03_define_by_run_pytorch": {"scrollbar"},
-    "04_side_by_side": {"labels", "scrollbar"},
-    "05_the_cost_of_compiling": {"scrollbar"},
-    "06_variable_length_sequences": {"scrollbar"},
-    "07_recursive_networks": {"labels", "fits", "scrollbar"},
+    "02_define_then_run_tensorflow": {"labels"},
+    "07_recursive_networks": {"labels", "fits"},
     "08_where_we_are_today": {"labels"},
 }
 
