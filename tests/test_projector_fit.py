@@ -42,7 +42,7 @@ PANE_MARGINS = 24  # two panes of 6 px margins on each side (widgets.sizing.shar
 def graphs(widget) -> list[tuple[float, float, int | None]]:
     """Each graph the widget shows now (legends aside): its natural width and height in pt and the px its CSS
     max-height leaves off the screen's height (None: no max-height). Pictures sized in px (the padded grid) are no
-    graph: they have no graph labels."""
+    graph: they have no graph labels. Of a Stack, only the child shown (both graphs side by side, at first)."""
     found = []
 
     def walk(w) -> None:
@@ -53,7 +53,10 @@ def graphs(widget) -> list[tuple[float, float, int | None]]:
                     continue
                 off = re.search(r"max-height:calc\(100vh - (\d+)px\)", m.group(0))
                 found.append((float(m.group(2)), float(m.group(3)), int(off.group(1)) if off else None))
-        for c in getattr(w, "children", ()):
+        kids = getattr(w, "children", ())
+        if getattr(w, "selected_index", None) is not None:  # a Stack (the focus control's views) draws one child
+            kids = kids[w.selected_index : w.selected_index + 1]
+        for c in kids:
             walk(c)
 
     walk(widget)
@@ -114,7 +117,8 @@ def test_the_expression_explorer_puts_its_sliders_under_the_graphs():
     kids = list(e.children)
     numbers = next(k for k in kids if e.slider_box in getattr(k, "children", ()))
     assert kids.index(e.graphs) < kids.index(numbers), "the sliders and the table come under the graphs"
-    assert e.unfold in kids[0].children, "the switch for the gradient nodes sits beside the typed expression"
+    assert e.unfold in kids[0].children[1].children, "the gradient nodes' switch is beside the typed expression"
+    assert e.focus.control in kids[0].children[1].children, "and so is the focus control (Show: both | one)"
 
 
 def test_the_gradient_nodes_fold_on_a_projector_and_unfold_on_a_switch():
@@ -132,10 +136,13 @@ def test_the_gradient_nodes_fold_on_a_projector_and_unfold_on_a_switch():
 def test_the_control_flow_summary_comes_under_the_graphs():
     c = cw.ControlFlowExplorer(programs.repeat_until_large, low=0.2, high=12.0, value=0.5, theme="presenter")
     kids = list(c.children)
-    assert kids.index(c.graphs) < kids.index(c.summary)
-    assert c.unfold not in kids  # no backward: no gradient node to show
+    row = kids[kids.index(c.graphs) + 1]  # the view's switches right under the graphs, then the summary
+    assert kids.index(row) < kids.index(c.summary) and c.focus.control in row.children
+    assert c.unfold not in row.children  # no backward: no gradient node to show
     with_gradients = cw.ControlFlowExplorer(programs.affine_sin, backward=True, theme="presenter")
-    assert with_gradients.unfold in with_gradients.children and "gradients · " in with_gradients.static_view.value
+    kids = list(with_gradients.children)
+    assert with_gradients.unfold in kids[kids.index(with_gradients.graphs) + 1].children
+    assert "gradients · " in with_gradients.static_view.value
 
 
 def test_the_tree_shows_words_without_their_vectors_and_says_so():

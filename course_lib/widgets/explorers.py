@@ -24,9 +24,10 @@ from ..ops import OPS
 from ..static import SymbolicBoolError
 from .base import CourseWidget, Sizes, guarded, message_html, quietly
 from .base import ipywidgets as W
+from .focus import Focus, Shown
 from .html import esc
 from .inputs import INPUTS_UNREADABLE, read_number, read_range, read_slider, shown, value_words
-from .sizing import PAGE_PX, ROW_PX, fit_height, lines_px, share_width, text_lines
+from .sizing import PAGE_PX, ROW_PX, TOGGLE_ROW_PX, fit_height, lines_px, share_width, text_lines
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
 
@@ -147,12 +148,14 @@ class _TwoGraphs(CourseWidget):
         self._uid = next(_ids)
         self.static_view = W.HTML("", layout=W.Layout(min_height="200px", width="auto"))
         self.dynamic_view = W.HTML("", layout=W.Layout(min_height="200px", width="auto"))
-        half = {"width": "50%", "min_width": "0", "margin": "0 6px"}
         self.left_title, self.right_title = self.title(left_title), self.title(right_title)
-        self.left = W.VBox([self.left_title, self.static_view], layout=W.Layout(**half))
-        self.right = W.VBox([self.right_title, self.dynamic_view], layout=W.Layout(**half))
         self.legend = W.HTML(render.legend_svg(self.theme), layout=W.Layout(width="auto"))
-        self.graphs = W.HBox([self.left, self.right], layout=W.Layout(width="100%"))
+        # Show: both graphs side by side, or one enlarged with the other as a thumbnail (no kernel needed)
+        self.focus = Focus([Shown(tr.style_name(STYLES[0]), [self.left_title, self.static_view], self.static_view),
+                            Shown(tr.style_name(STYLES[1]), [self.right_title, self.dynamic_view], self.dynamic_view)],
+                           self.sizes)
+        self.graphs = self.focus.view
+        self.left, self.right = self.focus.view.children[0].children  # side by side: sized by share_width
         # define-then-run's gradient nodes, one box or each drawn: the lesson is that they are nodes of the graph
         self.unfold = W.Checkbox(value=self.theme.name not in FOLDED_IN, description=_("show every gradient node"),
                                  indent=False, layout=W.Layout(width="auto"))
@@ -256,18 +259,19 @@ class ExpressionExplorer(_TwoGraphs):
                            placeholder=_("e.g. {example}").format(example="sin(x*w + 1)"),
                            layout=W.Layout(width="min(100%, 640px)", height="40px"),
                            style={"description_width": "2.8em", "font_size": f"{self.sizes.heading}px"})
-        self.help_text = _("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp log sin "
-                           "cos tanh relu sigmoid sum mean.")
-        help_ = self.html(esc(self.help_text), "small")
+        help_ = self.html(esc(_("Type an expression and press Enter. Allowed: numbers, names, + - * / ** @, and exp "
+                                "log sin cos tanh relu sigmoid sum mean.")), "small")
         self.slider_box = W.VBox([], layout=W.Layout(flex="1 1 420px", min_width="0"))
         self.results = W.HTML("", layout=W.Layout(flex="1 1 420px"))
         self._init_panes(*map(_, self.pane_titles))
-        # the graphs right under the typed expression, the sliders (and the table beside them) under the graphs:
-        # the graphs get the screen's height, the sliders stay on the screen with them (the table may not)
+        # the graphs right under the typed expression and the view's switches, the sliders (and the table beside
+        # them) under the graphs, then the help: the graphs get the screen's height, the sliders stay on the
+        # screen with them (the table and the help may not)
         numbers = W.HBox([self.slider_box, self.results], layout=W.Layout(flex_flow="row wrap",
                                                                           align_items="flex-start"))
-        top = W.HBox([self.text, self.unfold], layout=W.Layout(flex_flow="row wrap", align_items="center"))
-        self.children = [top, help_, self.message, self.graphs, numbers, self.legend]
+        wrap = W.Layout(flex_flow="row wrap", align_items="center")
+        top = W.HBox([self.text, W.HBox([self.unfold, *self.focus.row], layout=wrap)], layout=wrap)
+        self.children = [top, self.message, self.graphs, numbers, help_, self.legend]
         self.text.observe(self._on_text, "value")
         self.set_text(text)
         if self.expression is not None:  # a value for no variable of the expression: a typo, said (its slider is 1)
@@ -315,10 +319,9 @@ class ExpressionExplorer(_TwoGraphs):
         self._update()
 
     def room(self) -> int:
-        """The typed expression, its help, the panes' titles, and the sliders under the graphs (a row each)."""
-        z = self.sizes
-        help_px = lines_px(z.small, text_lines(self.help_text, z.small)) + 10
-        return 52 + help_px + self.titles_px() + ROW_PX * max(1, len(self.sliders))
+        """The typed expression and the view's switches (a second row), the panes' titles, and the sliders under
+        the graphs (a row each)."""
+        return 52 + TOGGLE_ROW_PX + self.titles_px() + ROW_PX * max(1, len(self.sliders))
 
     def _make_sliders(self, names: list[str]) -> None:
         old, self.sliders = self.sliders, {}
@@ -430,7 +433,9 @@ class ControlFlowExplorer(_TwoGraphs):
         # the summary (what each style built) under the graphs: they start right under the slider and get the
         # screen's height, a long define-by-run chain included
         self.children = [head, W.VBox([named_slider(k, v, self.theme) for k, v in self.sliders.items()]),
-                         self.message, self.graphs, self.summary, *([self.unfold] if backward else []), self.legend]
+                         self.message, self.graphs, W.HBox([*self.focus.row, *([self.unfold] if backward else [])],
+                                                           layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                         self.summary, self.legend]
         self._update()
         self.show_problems([*problems, value_problem])
 
