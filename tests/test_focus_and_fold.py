@@ -48,6 +48,7 @@ def test_the_focus_control_selects_an_arrangement_in_the_browser(presenter):
     assert f.control.options == ("both", "define-then-run", "define-by-run") and f.control.index == 0
     assert len(f.view.children) == 3 and f.view.selected_index == 0
     assert f.control in presenter.children[2].children  # on the view's row, under the clock's
+    assert presenter.fold in presenter.children[-2].children  # with the speed, last: the backward pass unfolds
 
 
 def test_each_focus_shows_the_same_widgets_enlarged_and_the_other_picture_as_a_thumbnail(presenter):
@@ -131,6 +132,18 @@ def test_the_step_words_sit_under_the_graphs_in_room_kept_for_them():
     assert 'title="values flow through the graph"' in words
 
 
+def test_on_a_projector_each_graph_has_a_one_line_title_and_the_sentence_as_its_tooltip(presenter, classroom):
+    title = presenter.panes["define-by-run"].title.value
+    assert ">Define-by-run (PyTorch)</div>" in title and 'title="Define-by-run (PyTorch): run as you build"' in title
+    assert ">Define-by-run (PyTorch): run as you build</div>" in classroom.panes["define-by-run"].title.value
+    sizes = cw.Sizes.of(render.get_theme("presenter"))
+    short, long = (side_by_side.graph_room(sizes, True, "f: h", (t,)) for t in ("A title", "A title " * 8))
+    assert long - short == cw.sizing.lines_px(sizes.title)  # a title that takes two lines is counted so
+    french = "affine_sin : le même programme, pas à pas dans les deux styles, sur une seule horloge"
+    assert side_by_side.graph_room(sizes, True, french) - side_by_side.graph_room(sizes, True, "f: h") == \
+        cw.sizing.lines_px(sizes.heading)
+
+
 @pytest.mark.parametrize("make", [lambda: cw.SideBySide(programs.affine_sin, INPUTS, theme="presenter"),
                                   lambda: cw.SideBySide(programs.affine_sin, INPUTS),
                                   lambda: cw.Stepper(trace.record(programs.affine_sin, "define-by-run", INPUTS))])
@@ -167,7 +180,8 @@ def test_the_focus_and_fold_controls_speak_french():
         set_language("en")
     assert w.focus.control.options == ("les deux", "définir-puis-exécuter", "définir-en-exécutant")
     assert w.fold.options == ("repliés", "affichés")
-    row = " ".join(c.value for c in w.children[2].children if isinstance(c, W.HTML))
-    assert "Afficher\u00a0:" in row and "Nœuds de gradient\u00a0:" in row
+    rows = " ".join(c.value for box in w.children if isinstance(box, W.HBox) for c in box.children
+                    if isinstance(c, W.HTML))
+    assert "Afficher\u00a0:" in rows and "Nœuds de gradient\u00a0:" in rows
     assert all("\u00a0" in t or ":" not in t for t in w.fold.tooltips)
     assert focus.FOCUS_TIP != w.focus.control.tooltips[1] and "agrandi" in w.focus.control.tooltips[1]

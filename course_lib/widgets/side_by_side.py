@@ -14,11 +14,11 @@ from .base import Sizes, guarded, message_html, quietly
 from .base import ipywidgets as W
 from .focus import Focus, Shown, named
 from .html import esc
-from .sizing import ROW_PX, TOGGLE_ROW_PX, fit_height, lines_px
+from .sizing import PAGE_PX, ROW_PX, TOGGLE_ROW_PX, fit_height, lines_px, text_lines
 from .stepper import MAX_BYTES, Pane
 from .stepping import SteppingWidget
 
-__all__ = ["FOLDED", "GRADIENT_NODES", "SHORT_TITLES", "UNFOLDED", "SideBySide", "graph_room"]
+__all__ = ["FOLDED", "GRADIENT_NODES", "PROJECTOR_TITLES", "SHORT_TITLES", "UNFOLDED", "SideBySide", "graph_room"]
 
 SHORT_TITLES = {  # side by side, where half a line is all there is
     "define-then-run": N_("Define-then-run (TensorFlow 1): build, then run"),
@@ -26,6 +26,11 @@ SHORT_TITLES = {  # side by side, where half a line is all there is
 }
 
 
+#: on a projector, one line over each graph (the sentence above is its tooltip): the graph gets the line
+PROJECTOR_TITLES = {
+    "define-then-run": N_("Define-then-run (TensorFlow 1)"),
+    "define-by-run": N_("Define-by-run (PyTorch)"),
+}
 FOLDED = N_("folded")
 UNFOLDED = N_("shown")
 GRADIENT_NODES = N_("Gradient nodes")
@@ -33,19 +38,21 @@ FOLD_TIPS = (N_("the gradient nodes drawn as one box until the backward pass: a 
              N_("every gradient node drawn from the first step"))
 
 
-def graph_room(sizes: Sizes, words_on_screen: bool) -> int:
-    """The px of the widget over and under a pane's graph that share the screen with it: over it, the heading, the
-    clock's row of controls, the view's row (toggle buttons: lower) and the pane's title (two lines when the panes
-    are side by side); with ``words_on_screen`` (on a projector), under it the step's words (the badge line, the
-    event on up to two lines), so the class sees what the step did. The listing comes after them, below the fold
-    if it must; on a laptop the words may be too, and the graph takes their room.
+def graph_room(sizes: Sizes, words_on_screen: bool, heading: str = "", titles: tuple[str, ...] = ()) -> int:
+    """The px of the widget over and under a pane's graph that share the screen with it: over it, the ``heading``
+    and the panes' ``titles`` (their lines estimated from their lengths, a title across half the page:
+    :func:`~course_lib.widgets.sizing.text_lines`), the clock's row of controls and the view's row (toggle buttons:
+    lower); with ``words_on_screen`` (on a projector), under it the step's words (the badge line, the event on up
+    to two lines), so the class sees what the step did. The listing comes after them, below the fold if it must;
+    on a laptop the words may be too, and the graph takes their room.
 
     >>> from course_lib import render
     >>> presenter, classroom = (Sizes.of(render.get_theme(t)) for t in ("presenter", "classroom"))
-    >>> graph_room(presenter, True), graph_room(classroom, False)
-    (260, 142)
+    >>> graph_room(presenter, True, "f: a heading", ("A title",)), graph_room(classroom, False, "f: a heading")
+    (231, 122)
     """
-    above = lines_px(sizes.heading) + ROW_PX + TOGGLE_ROW_PX + lines_px(sizes.title, 2)
+    above = lines_px(sizes.heading, text_lines(heading, sizes.heading)) + ROW_PX + TOGGLE_ROW_PX
+    above += lines_px(sizes.title, max((text_lines(t, sizes.title, PAGE_PX // 2) for t in titles), default=1))
     # the badge's border and padding, then 2.6em of event (text_html's min-height) and its margins
     under = lines_px(sizes.ui) + 6 + math.ceil(2.6 * sizes.ui) + 4 if words_on_screen else 0
     return above + under
@@ -91,19 +98,20 @@ class SideBySide(SteppingWidget):
         problems = self._record(program, names, inputs, backward)
         controls = self.start_clock(max((len(x) for x in self.traces.values()), default=0), interval)
         fold = self.theme.name == "presenter" if fold is None else bool(fold)
-        self.focus = Focus(self._panes(problems, max_bytes, fold), self.sizes)
+        heading = _("{name}: the same program, stepped both ways on one clock")
+        self.focus = Focus(self._panes(problems, max_bytes, fold, heading.replace("{name}", self.name, 1)),
+                           self.sizes)
         self.show_problems(problems)
         notes = list(dict.fromkeys(t.note for t in self.traces.values() if t.note))  # the same words for both
         if not self.shown:
             self.show_notes(notes)
         self.legend = W.HTML(render.legend_svg(self.theme))
-        head = self.html(esc(_("{name}: the same program, stepped both ways on one clock")).replace(
-            "{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
+        head = self.html(esc(heading).replace("{name}", f"<b>{esc(self.name)}</b>", 1), "heading")
         wrap = W.Layout(flex_flow="row wrap", align_items="center")
-        # the clock's row, then the view's (what is shown, folded or not); the speed slider, the control used least,
-        # goes last: the graphs start higher
-        self.children = [head, controls.main, W.HBox([*self.focus.row, *self._fold_control()], layout=wrap),
-                         self.message, self.focus.view, self.legend, controls.speed]
+        # the clock's row, then the view's (one row in any language); the controls used least, the speed slider
+        # and the fold (the backward pass unfolds by itself), go last: the graphs start higher
+        self.children = [head, controls.main, W.HBox(self.focus.row, layout=wrap), self.message, self.focus.view,
+                         self.legend, W.HBox([controls.speed, *self._fold_control()], layout=wrap)]
 
     def _record(self, program: Callable[..., Any], names: list[str], inputs: Any, backward: bool) -> list[str]:
         """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""
@@ -123,18 +131,19 @@ class SideBySide(SteppingWidget):
                 problems.append(f"{tr.style_name(style)}: " + (f"{type(exc).__name__}: {said}" if named else said))
         return problems
 
-    def _panes(self, problems: list[str], max_bytes: int, fold: bool) -> list[Shown]:
+    def _panes(self, problems: list[str], max_bytes: int, fold: bool, heading: str) -> list[Shown]:
         """A stepping pane per recorded trace (its title, graph and words in a column), the problem in its place
         for a style that could not run."""
         shown = []
         budget = max_bytes // max(1, len(self.traces))
         projector = self.theme.name == "presenter"  # the step's words on the screen, in two lines: see graph_room
-        room = graph_room(self.sizes, words_on_screen=projector)
+        titles = {s: _((PROJECTOR_TITLES if projector else SHORT_TITLES)[s]) for s in tr.STYLES}
+        room = graph_room(self.sizes, projector, heading, tuple(titles.values()))
         for style in tr.STYLES:
             if style in self.traces:
                 pane = Pane(self.traces[style], steps=self.steps, theme=self.theme, max_bytes=budget,
-                            label=_(SHORT_TITLES[style]), max_height=fit_height(room), fold=fold,
-                            explain=not projector)
+                            label=titles[style], hint=_(SHORT_TITLES[style]) if projector else "",
+                            max_height=fit_height(room), fold=fold, explain=not projector)
                 self.follow(pane)
                 self.panes[style] = pane
                 shown.append(Shown(tr.style_name(style), [pane.title, pane.picture, pane.text], pane.picture,

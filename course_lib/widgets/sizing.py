@@ -20,8 +20,8 @@ from ..i18n import gettext as _
 if TYPE_CHECKING:  # only for the annotation: base imports this module to style every widget
     from .base import Sizes
 
-__all__ = ["CHROME_PX", "FILL", "LINE", "ROW_PX", "TOGGLE_ROW_PX", "fit_height", "lines_px", "overflowing",
-           "share_width", "wider", "widget_css"]
+__all__ = ["CHAR_EM", "CHROME_PX", "FILL", "LINE", "PAGE_PX", "ROW_PX", "TOGGLE_ROW_PX", "fit_height", "lines_px",
+           "overflowing", "share_width", "text_lines", "wider", "widget_css"]
 
 #: px of the screen a widget never gets: JupyterLab's menu, tab and tool bars above the notebook and its status
 #: bar below (measured in JupyterLab 4.6: 92 px and 25 px in Presentation Mode at 1280x720), and a margin
@@ -30,6 +30,11 @@ CHROME_PX = 130
 #: and sliders with their margins) and of a row of toggle buttons (ipywidgets' own height): what a widget adds up to
 #: say how much of the screen its words and controls take
 LINE, ROW_PX, TOGGLE_ROW_PX = 1.25, 44, 36
+#: px of width a notebook gives a widget: at 1280x720 in Presentation Mode (about 1,060) and on a 1366x768 laptop
+#: with the file browser open (about 950); what a line of words is measured against (:func:`text_lines`)
+PAGE_PX = 950
+#: the mean width of a character of the widgets' sans-serif words, in em (DejaVu Sans, JupyterLab's, and its like)
+CHAR_EM = 0.55
 #: the layout of a child that fills what its box leaves (flex), never ``width: 100%``: ipywidgets gives every widget
 #: that is not a box a 2 px margin on each side, so 100% overflowed the box by 4 px, and the box (overflow: auto)
 #: showed a horizontal scrollbar of its own (one to three per notebook, on a laptop). In a column a child stretches
@@ -54,6 +59,18 @@ def lines_px(px: int, lines: float = 1) -> int:
     (25, 63)
     """
     return math.ceil(px * LINE * lines)
+
+
+def text_lines(text: str, px: int, room: int = PAGE_PX) -> int:
+    """How many lines ``text`` takes in words of ``px`` px across ``room`` px, estimated from its length (a French
+    heading is a third longer than its English and takes a second line).
+
+    >>> text_lines("affine_sin: the same program, stepped both ways on one clock", 24)
+    1
+    >>> text_lines("affine_sin : le même programme, pas à pas dans les deux styles, sur une seule horloge", 24)
+    2
+    """
+    return max(1, math.ceil(len(text) * CHAR_EM * px / room))
 
 
 def overflowing(widget: Any) -> list[Any]:

@@ -134,12 +134,12 @@ class Pane:
     ``picture`` is a Stack of two views, ``folded`` (index 0, the gradient nodes shown again from
     :func:`unfold_step` on: the same frame widgets as ``graph``) and ``graph`` (index 1), for a fold control to
     switch; without folding ``picture`` is ``graph``. Put ``picture`` on the page. ``explain``: see
-    :func:`text_html`.
+    :func:`text_html`; ``hint``: the title's tooltip.
     """
 
     def __init__(self, tr: Trace, *, steps: int, theme: render.Theme, max_bytes: int, label: str = "",
-                 max_height: str | None = None, source: bool = True, fold: bool = False, explain: bool = True
-                 ) -> None:
+                 max_height: str | None = None, source: bool = True, fold: bool = False, explain: bool = True,
+                 hint: str = "") -> None:
         self.trace, self.theme, self.source, self.explain = tr, theme, source, explain
         prefix = f"cw{next(_ids)}"
         self.frames = render.Frames(tr, theme=theme, prefix=prefix, max_height=max_height)
@@ -148,7 +148,8 @@ class Pane:
                                            collapse=GRADIENT_SCOPE) if fold else None
         self.unfold_at = unfold_step(tr)
         self.fold_index = 0 if fold else 1  # through the kernel: which of folded (0) / shown (1) a step draws
-        self.title = W.HTML(f'<div style="font-size:{Sizes.of(theme).title}px;font-weight:bold">{esc(label)}</div>'
+        tip = f' title="{esc(hint)}"' if hint else ""
+        self.title = W.HTML(f'<div{tip} style="font-size:{Sizes.of(theme).title}px;font-weight:bold">{esc(label)}</div>'
                             if label else "")
         self._cache: dict[tuple[int, bool], tuple[str, str]] = {}
         self.in_browser = False

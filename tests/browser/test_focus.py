@@ -1,6 +1,6 @@
 """SideBySide on a classroom projector (1280×720, Presentation Mode, side bar hidden, presenter theme), driven as an
-instructor would, with the kernel shut down once the widget is drawn: what the focus and the fold controls do must
-happen in the browser alone (jslinks), as in the static edition.
+instructor would, in English and in French, with the kernel shut down once the widget is drawn: what the focus and
+the fold controls do must happen in the browser alone (jslinks), as in the static edition.
 
 * ``test_step_words_stay_on_screen_with_the_graphs``: scrolled to the top, each pane's step line (badge, "step k of
   n") and the event are inside the screen, under the graphs.
@@ -25,19 +25,23 @@ import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from course_lib.i18n import gettext as _
+from course_lib.i18n import set_language
+
 from .labdriver import open_notebook, run_all, wait_settled
 
 ROOT = Path(__file__).resolve().parents[2]
 CELLS = ["import course_lib as cl\nimport course_lib.widgets as cw\nfrom course_lib import programs\n"
-         "cl.set_theme('presenter')",
+         "cl.set_theme('presenter'); cl.set_language('{lang}')",
          'cw.SideBySide(programs.affine_sin, {"x": 3.0, "w": 2.0})']
 OUT = ".jp-Notebook .jp-CodeCell:nth-child(2) .jp-OutputArea"
 MIN_FOCUSED_PX, MIN_BOTH_PX = 24, 20  # issue 26: one (focused) graph, both graphs shown
+STEP = "step {k} of {n}"  # the step counter's message (widgets/stepper.py)
 
 # The widget's graphs as drawn now: for each visible graph (legend aside) its box, the median label size on screen,
 # its boxes, and whether it sits in the focused column or among the thumbnails; the words "step k of n" with their
 # boxes; the boxes that scroll sideways; the viewport.
-GRAPHS = """(sel) => {
+GRAPHS = """([sel, step]) => {
   const out = document.querySelector(sel);
   const shown = (el) => el.getClientRects().length > 0;
   const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : null; };
@@ -52,7 +56,7 @@ GRAPHS = """(sel) => {
       return {id: s.id, px: median(px), nodes: s.querySelectorAll('g.node').length, top: r.top, bottom: r.bottom,
               width: r.width, focused: !!s.closest('.course-focused'), thumb: !!s.closest('.course-thumbnail')};
     });
-  const steps = [...out.querySelectorAll('b')].filter(b => shown(b) && /^step \\d+ of \\d+$/.test(b.textContent))
+  const steps = [...out.querySelectorAll('b')].filter(b => shown(b) && new RegExp(`^${step}$`).test(b.textContent))
     .map(b => { const r = b.parentElement.nextElementSibling.getBoundingClientRect();
                 return {text: b.textContent, bottom: Math.max(b.getBoundingClientRect().bottom, r.bottom)}; });
   // a box of the widget with a horizontal scrollbar of its own (a child wider than it)
@@ -63,11 +67,12 @@ GRAPHS = """(sel) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def projector(lab, browser, artifacts):
+@pytest.fixture(scope="module", params=["en", "fr"])
+def projector(request, lab, browser, artifacts):
+    lang = request.param
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in CELLS]
-    path = artifacts / "focus_check.ipynb"
+    nb.cells = [nbformat.v4.new_code_cell(c.replace("{lang}", lang)) for c in CELLS]
+    path = artifacts / f"focus_check_{lang}.ipynb"
     nbformat.write(nb, path)
     ctx = browser.new_context(viewport={"width": 1280, "height": 720})
     page = ctx.new_page()
@@ -85,14 +90,27 @@ def projector(lab, browser, artifacts):
     page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel"
                            " || window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'dead'",
                            timeout=30_000, polling=200)
-    page.locator(OUT).evaluate("o => o.scrollIntoView({block: 'start'})")
+    page.lang = lang  # the words its buttons and steps say: said(page, ...)
     yield page
     ctx.close()
 
 
+def said(page, msgid: str, **values) -> str:
+    """A message of the course as the page's widget says it (its language)."""
+    set_language(page.lang)
+    try:
+        return _(msgid).format(**values)
+    finally:
+        set_language("en")
+
+
 def graphs_now(page, artifacts: Path, shot: str) -> dict:
+    """The widget scrolled to the top of the notebook (as an instructor shows it), once it stops moving."""
+    page.locator(OUT).evaluate("o => o.scrollIntoView({block: 'start'})")
     wait_settled(page, OUT, f"SideBySide ({shot})")
-    m = page.evaluate(GRAPHS, OUT)
+    page.locator(OUT).evaluate("o => o.scrollIntoView({block: 'start'})")
+    m = page.evaluate(GRAPHS, [OUT, said(page, STEP, k=0, n=0).replace("0", "\\d+")])
+    shot = shot if page.lang == "en" else f"{page.lang}-{shot}"
     page.screenshot(path=str(artifacts / f"focus-{shot}.png"))
     print(shot, json.dumps(m))
     assert not m["scrolled"], f"{shot}: boxes with a horizontal scrollbar of their own: {m['scrolled']}"
@@ -100,8 +118,9 @@ def graphs_now(page, artifacts: Path, shot: str) -> dict:
 
 
 def click(page, name: str, then: str) -> None:
-    """Click the toggle button ``name`` of the widget, then wait for ``then`` (JavaScript over the output)."""
-    page.locator(OUT).get_by_role("button", name=name, exact=True).click()
+    """Click the toggle button ``name`` (a message id, said in the page's language) of the widget, then wait for
+    ``then`` (JavaScript over the output)."""
+    page.locator(OUT).get_by_role("button", name=said(page, name), exact=True).click()
     try:
         page.wait_for_function(f"() => {{ const out = document.querySelector('{OUT}'); return {then}; }}",
                                timeout=15_000, polling=200)
@@ -111,7 +130,7 @@ def click(page, name: str, then: str) -> None:
 
 def test_step_words_stay_on_screen_with_the_graphs(projector, artifacts):
     m = graphs_now(projector, artifacts, "both")
-    assert [s["text"] for s in m["steps"]] == ["step 0 of 22", "step 0 of 11"], m["steps"]
+    assert [s["text"] for s in m["steps"]] == [said(projector, STEP, k=0, n=n) for n in (22, 11)], m["steps"]
     below = [s for s in m["steps"] if s["bottom"] > m["vh"]]
     assert not below, f"step words below the fold of a {m['vh']} px screen: {below}"
     assert all(g["bottom"] <= m["vh"] for g in m["graphs"]), m["graphs"]
@@ -120,7 +139,7 @@ def test_step_words_stay_on_screen_with_the_graphs(projector, artifacts):
 def reset(page) -> None:
     """Both graphs, gradient nodes folded: the widget as it starts (whatever a failed test left)."""
     for name in ("both", "folded"):
-        page.locator(OUT).get_by_role("button", name=name, exact=True).click()
+        page.locator(OUT).get_by_role("button", name=said(page, name), exact=True).click()
 
 
 def test_focus_enlarges_one_graph_without_a_kernel(projector, artifacts):
