@@ -192,3 +192,42 @@ def test_control_flow_boxes_have_the_room_their_values_need_and_stay_put():
     rec = trace.record(programs.branch_with_cond, "define-then-run", {"x": 1.0}, backward=False)
     generic = render.Layout(rec.graph, theme="presenter", reserve=[rec.final_state()], room="value")
     assert graphs(c)[0][0] < 0.9 * generic.width
+
+
+def test_the_padding_graphs_have_a_focus_control():
+    e = PaddingExplorer(spread=3, theme="presenter")
+    kids = list(e.children)
+    assert kids.index(e.focus.view) == kids.index(next(k for k in kids if e.focus.control in
+                                                         getattr(k, "children", ()))) + 1
+    both = e.focus.view.children[0].children
+    assert both[0].children == (e.static_title, e.static_view) and both[1].children == (e.dynamic_title, e.dynamic_view)
+
+
+def test_the_loops_are_drawn_under_the_slider_and_their_focus_control_and_fit_the_screen():
+    tf = pytest.importorskip("tensorflow")
+    from course_lib.lessons.unroll import UnrollExplorer
+
+    @tf.function
+    def unrolled(x, n):
+        for _i in range(n):
+            x = x * 0.5 + 1.0
+        return x
+
+    @tf.function
+    def looped(x, n):
+        for _i in tf.range(n):
+            x = x * 0.5 + 1.0
+        return x
+
+    cl.set_theme("presenter")
+    try:
+        e = UnrollExplorer(unrolled, looped, n=3)
+    finally:
+        cl.set_theme("classroom")
+    kids = list(e.children)
+    assert e.slider in kids[0].children and e.focus.control in kids[0].children
+    assert kids.index(e.focus.view) < kids.index(e.summary)
+    shown = graphs(e)
+    assert [off for _w, _h, off in shown] == [CHROME_PX + e.room()] * 2  # each scales to what the screen leaves
+    assert "tf.range · " in e.right.value  # the range and AutoGraph's length ops: one box, counted
+    assert label_px(shown, PROJECTOR) >= 15  # both side by side; focused, one graph: tests/browser/test_layout.py

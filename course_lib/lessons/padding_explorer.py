@@ -24,11 +24,13 @@ from typing import Any
 import numpy as np
 
 from .. import render
+from .. import trace as tr
 from ..graph import Graph
 from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
+from ..widgets.focus import Focus, Shown
 from ..widgets.html import esc
 from ..widgets.inputs import read_number
 from ..widgets.sizing import fit_height, wider
@@ -118,9 +120,10 @@ class PaddingExplorer(CourseWidget):
         for s in (self.spread, self.buckets, self.sentence):
             s.observe(self._changed, "value")
         self.static_title, self.dynamic_title = W.HTML(), W.HTML()  # filled in by _update
-        half = W.Layout(width="50%", min_width="0")
-        graphs = W.HBox([W.VBox([self.static_title, self.static_view], layout=half),
-                         W.VBox([self.dynamic_title, self.dynamic_view], layout=half)], layout=W.Layout(width="100%"))
+        # Show: both unrolled graphs side by side, or one enlarged with the other as a thumbnail
+        self.focus = Focus([Shown(tr.style_name(style), [title, view], view) for style, title, view in
+                            zip(tr.STYLES, (self.static_title, self.dynamic_title),
+                                (self.static_view, self.dynamic_view), strict=True)], self.sizes)
         key = self.html(_("Each box is one time step (its nodes counted inside); <i>dashed</i>: defined in the graph, "
                           "no value kept; <i>filled with ✓</i>: recorded while it ran, value shown. The static step "
                           "has more nodes: the mask that keeps a finished sentence's state."), "small", "color:#333")
@@ -131,7 +134,8 @@ class PaddingExplorer(CourseWidget):
         self.children = [self.html(_("<b>Padding explorer</b>: make the sentences more unequal, then bucket them"),
                                    "heading"),
                          W.HBox([sliders, self.grid], layout=W.Layout(flex_flow="row wrap", align_items="center")),
-                         self.message, self.summary, graphs, key]
+                         self.message, self.summary, W.HBox(self.focus.row, layout=W.Layout(align_items="center")),
+                         self.focus.view, key]
         self._update()
         self.show_problems(problems)
 

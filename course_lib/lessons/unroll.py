@@ -21,8 +21,9 @@ from ..i18n import N_, say
 from ..i18n import gettext as _
 from ..widgets.base import CourseWidget, guarded
 from ..widgets.base import ipywidgets as W
+from ..widgets.focus import Focus, Shown
 from ..widgets.inputs import read_number
-from ..widgets.sizing import share_width, wider
+from ..widgets.sizing import PAGE_PX, ROW_PX, fit_height, lines_px, share_width, text_lines, wider
 
 __all__ = ["UnrollExplorer", "fold_range", "loop_graphs"]
 
@@ -100,15 +101,27 @@ class UnrollExplorer(CourseWidget):
         self.left = W.HTML("", layout=W.Layout(min_height="300px", width="auto"))
         self.right = W.HTML("", layout=W.Layout(min_height="300px", width="auto"))
         self.counts: tuple[int, int] = (0, 0)
-        self.panes = (W.VBox([title(_("for i in range(n): unrolled while tracing")), self.left],
-                             layout=W.Layout(width="45%", min_width="0")),
-                      W.VBox([title(_("for i in tf.range(n): one While op, body traced once")), self.right],
-                             layout=W.Layout(width="55%", min_width="0")))
-        panes = W.HBox(list(self.panes), layout=W.Layout(width="100%"))  # ipywidgets 8 has no gap trait
-        self.children = [self.slider, self.message, self.summary, panes]
+        self.titles = (_("for i in range(n): unrolled while tracing"),
+                       _("for i in tf.range(n): one While op, body traced once"))
+        # Show: both loops side by side (at one scale), or one enlarged with the other as a thumbnail
+        self.focus = Focus([Shown(name, [title(words), picture], picture) for name, words, picture in
+                            zip(("range(n)", "tf.range(n)"), self.titles, (self.left, self.right), strict=True)],
+                           self.sizes)
+        self.panes = self.focus.view.children[0].children
+        # the slider and the focus control on one row, the graphs under it, the counts under them: the graphs
+        # start high and get the screen's height
+        self.children = [W.HBox([self.slider, *self.focus.row], layout=W.Layout(flex_flow="row wrap",
+                                                                                align_items="center")),
+                         self.message, self.focus.view, self.summary]
         self.slider.observe(self._on_change, "value")
         self._on_change({})  # guarded: a loop that fails to trace is shown in the message box
         self.show_problems([max_problem, n_problem])
+
+    def room(self) -> int:
+        """px of the widget above its graphs: the slider's row and the panes' titles (each pane about half the
+        width)."""
+        z = self.sizes
+        return ROW_PX + lines_px(z.title, max(text_lines(t, z.title, PAGE_PX // 2) for t in self.titles)) + 6
 
     def __repr__(self) -> str:
         return (f"UnrollExplorer(n = {self.slider.value}: Python range {self.counts[0]} ops, "
@@ -125,12 +138,13 @@ class UnrollExplorer(CourseWidget):
         cu, cl = loop_graphs(self.unrolled, self.looped, n)
         self.counts = (count_ops(cu).total, count_ops(cl).total)
         unrolled = render.Layout(_to_graph(cu), prefix=f"{self._prefix}u", theme=self.theme)
-        self.left.value = unrolled.svg()
+        height = fit_height(self.room())
+        self.left.value = unrolled.svg(max_height=height)
         looped_graph = fold_range(_to_graph(cl))
         bodies = sorted({n.scope for n in looped_graph.nodes if "/" in n.scope})  # while/cond, while/body
         bodies += [RANGE] * any(n.scope == RANGE for n in looped_graph.nodes)
         looped = render.Layout(looped_graph, prefix=f"{self._prefix}l", collapse=bodies, theme=self.theme)
-        self.right.value = looped.svg()
+        self.right.value = looped.svg(max_height=height)
         # the panes in proportion to their graphs: both drawn at one scale (a wide while loop beside a tall chain
         # had labels half the size of the chain's)
         share_width([(pane, lay.width if lay.ok else None) for pane, lay in zip(self.panes, (unrolled, looped),

@@ -132,7 +132,7 @@ def first_undefined(trace: tr.Trace) -> str:
     return ""
 
 
-STYLES = ("define-then-run", "define-by-run")  # the left pane's, the right pane's
+STYLES = tr.STYLES  # the left pane's, the right pane's
 SAMPLES = 13  # inputs across a control-flow slider's range recorded once, for the room their labels need
 #: the name scope define-then-run's gradients() puts its nodes in (TensorFlow 1's tf.gradients: name="gradients")
 GRADIENTS = "gradients"
