@@ -63,3 +63,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.parent == HERE and item.path.name in SLOW:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def tf_loops() -> tuple[object, object]:
+    """Notebook 08's two loops as tf.functions (fresh ones: their trace counts start at 0): ``unrolled(x, n)`` over
+    Python's ``range(n)``, ``looped(x, n)`` over ``tf.range(n)`` (AutoGraph reads a function's source: a file's)."""
+    tf = pytest.importorskip("tensorflow")
+
+    @tf.function
+    def unrolled(x, n):
+        for _i in range(n):
+            x = x * 0.5 + 1.0
+        return x
+
+    @tf.function
+    def looped(x, n):
+        for _i in tf.range(n):
+            x = x * 0.5 + 1.0
+        return x
+
+    return unrolled, looped

@@ -125,22 +125,10 @@ def test_the_same_widget_in_english_is_caught_by_the_check(name: str) -> None:
     assert english_left(shown) and not [w for w in WIDGETS[name][1] if w in shown and not w.isascii()]
 
 
-def test_the_unroll_explorer_speaks_french() -> None:
-    tf = pytest.importorskip("tensorflow")
+def test_the_unroll_explorer_speaks_french(tf_loops) -> None:
     from course_lib.lessons.unroll import UnrollExplorer
 
-    @tf.function
-    def unrolled(x, n):
-        for _i in range(n):
-            x = x * 0.5 + 1.0
-        return x
-
-    @tf.function
-    def looped(x, n):
-        for _i in tf.range(n):
-            x = x * 0.5 + 1.0
-        return x
-
+    unrolled, looped = tf_loops
     set_language("fr")
     e = UnrollExplorer(unrolled, looped, n=3, max_n="a")
     shown = words_of(e)

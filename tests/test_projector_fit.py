@@ -203,22 +203,10 @@ def test_the_padding_graphs_have_a_focus_control():
     assert both[0].children == (e.static_title, e.static_view) and both[1].children == (e.dynamic_title, e.dynamic_view)
 
 
-def test_the_loops_are_drawn_under_the_slider_and_their_focus_control_and_fit_the_screen():
-    tf = pytest.importorskip("tensorflow")
+def test_the_loops_are_drawn_under_the_slider_and_their_focus_control_and_fit_the_screen(tf_loops):
     from course_lib.lessons.unroll import UnrollExplorer
 
-    @tf.function
-    def unrolled(x, n):
-        for _i in range(n):
-            x = x * 0.5 + 1.0
-        return x
-
-    @tf.function
-    def looped(x, n):
-        for _i in tf.range(n):
-            x = x * 0.5 + 1.0
-        return x
-
+    unrolled, looped = tf_loops
     cl.set_theme("presenter")
     try:
         e = UnrollExplorer(unrolled, looped, n=3)
