@@ -180,3 +180,22 @@ def test_gradient_nodes_unfold_without_a_kernel(projector, artifacts):
     click(projector, "folded", f"[...out.querySelectorAll('svg[role=img][id]')].some(s => "
                                f"s.getClientRects().length && s.querySelectorAll('g.node').length === "
                                f"{folded['nodes']})")
+
+
+def test_the_backward_pass_unfolds_the_gradient_nodes_by_itself(projector, artifacts):
+    """The step slider (jslinked to the frames) moved with the keyboard: half-way the gradient nodes are one box;
+    at the last step, in the backward pass, each is drawn, though the fold control still says folded."""
+    reset(projector)
+    handle = projector.locator(OUT).locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("Home")
+    for _k in range(11):
+        handle.press("ArrowRight")
+    mid = graphs_now(projector, artifacts, "step11")
+    assert said(projector, STEP, k=11, n=22) in [s["text"] for s in mid["steps"]], mid["steps"]
+    assert mid["graphs"][0]["nodes"] == 8, mid["graphs"]  # 7 boxes and the gradients' one
+    handle.press("End")
+    end = graphs_now(projector, artifacts, "step22")
+    assert said(projector, STEP, k=22, n=22) in [s["text"] for s in end["steps"]], end["steps"]
+    assert end["graphs"][0]["nodes"] == 11, end["graphs"]  # every gradient node, each with its value
+    handle.press("Home")
