@@ -144,3 +144,25 @@ def test_a_compact_label_keeps_a_vector_on_a_line_of_its_own():
     assert lines(leaf, "done", np.array([-0.949, -0.562, -0.766]), None, compact=True) == \
         ("✓ the₁", "= [-0.949, -0.562, -0.766]")
     assert lines(leaf, "done", np.float64(0.5), None, compact=True) == ("✓ the₁ = 0.5",)
+
+
+def test_a_chain_of_operations_with_constants_is_drawn_straight():
+    """Each op of x*0.5+1 repeated had its constant beside it and stood between the two: a staircase as wide as
+    the chain was long (08's unrolled loop). The ops of the chain now share one column."""
+    g = Graph("chain")
+    x = g.add("placeholder", name="x", kind="input")
+    for k in range(4):
+        half = g.add("const", name=f"c{k}", kind="constant", value=0.5)
+        one = g.add("const", name=f"d{k}", kind="constant", value=1.0)
+        x = g.add("add", [g.add("mul", [x, half]), one])
+    for theme in ("classroom", "presenter"):
+        lay = render.Layout(g, theme=theme)
+        xs = {round(lay.geometry.nodes[i.key][0]) for i in lay.plan.items if i.kind == "op"}
+        assert len(xs) == 1, (theme, xs)
+
+
+def test_a_compact_gradient_node_says_what_it_is_the_derivative_of():
+    tr = trace.record(programs.affine_sin, "define-then-run", {"x": 3.0, "w": 2.0})
+    compact = [t[0] for t in _labels(render.Frames(tr, theme="presenter").svg(len(tr))).values()]
+    stacked = [t[0] for t in _labels(render.Frames(tr, theme="classroom").svg(len(tr))).values()]
+    assert "✓ ∂/∂x = 1.508" in compact and "✓ ∂/∂x = mul" in stacked

@@ -16,9 +16,10 @@ from typing import Any
 from .plan import BIG_LAYOUT, TITLE_CHARS, Item, Plan, clean, prefixes
 from .theme import SHAPES, Theme, edge_style, node_style
 
-__all__ = ["BIG_CLUSTER", "INPUT_MARGIN", "MARGIN", "attrs", "body", "q"]
+__all__ = ["BIG_CLUSTER", "CHAIN_WEIGHT", "INPUT_MARGIN", "MARGIN", "attrs", "body", "q"]
 
 BIG_CLUSTER = 30  # boxes in one scope; above it the whole graph is ranked at once (see _graph_attrs)
+CHAIN_WEIGHT = 3  # Graphviz's edge weight (1 by default) between two operations
 #: (x, y) inches of room around a label, classroom and compact (the presenter theme's one-line labels)
 MARGIN = {False: "0.12,0.05", True: "0.07,0.025"}
 #: an input's parallelogram is laid out as a box with side margins wide enough for its slant (svg.shape's cap)
@@ -136,6 +137,8 @@ def _clusters(p: Plan, prefix: str, labels: Mapping[str, Sequence[str]], states:
         if scope:
             c = {"label": clean(scope.rsplit("/", 1)[-1], TITLE_CHARS), "style": "rounded,dashed", "labeljust": "l",
                  "fontsize": round(t.fontsize * 0.85, 1)}
+            if t.compact:  # Graphviz's default is 8 pt around a scope's boxes
+                c["margin"] = 4
             if states is not None:
                 c.update({"color": t.cluster_stroke, "fontcolor": t.cluster_text})
             out.append("\t" * depth + f"subgraph cluster_{cluster_ids[scope]} {{\n")
@@ -158,10 +161,15 @@ def body(p: Plan, t: Theme, prefix: str, labels: Mapping[str, Sequence[str]], st
         f"\tedge {attrs({'arrowsize': t.arrowsize, 'penwidth': t.penwidth})}\n",
         *_clusters(p, prefix, labels, states, t),
     ]
+    kinds = {item.key: item.kind for item in p.items}
     for src, dst, grad in p.edges:
         if (src, dst) in skip:
             continue
         a = {} if states is None else edge_attrs(states[src][0], states[dst][0], grad, t)
+        if kinds[src] in ("op", "group") and kinds[dst] in ("op", "group"):
+            # a chain of operations pulls straight: without it each op sat between its predecessor and its constant,
+            # a staircase (08's loop unrolled 3 times: 481 pt wide, 275 pt with it)
+            a["weight"] = CHAIN_WEIGHT
         out.append(f"\t{src} -> {dst}" + (f" {attrs(a)}" if a else "") + "\n")
     if p.note and states is not None:
         out.append(f"\tgraph {attrs({'label': p.note, 'labelloc': 'b'})}\n")

@@ -48,6 +48,7 @@ class Item:
     tooltip: str
     gradient: bool = False
     output: bool = False
+    short: str = ""  # the title a compact label uses when it differs ("∂/∂x" for "∂/∂x = mul")
 
 
 @dataclass
@@ -176,7 +177,8 @@ def _boxes(graph: Graph, chosen: list[str], grad_nodes: Mapping[int, int] | None
         home = next((c for c in chosen if _inside(n.scope, c)), None)
         if home is None:
             title = f"∂/∂{grad_of[n.id]} = {_title(n)}" if n.id in grad_of else _title(n)
-            items.append(Item(f"n{n.id}", n.kind, n.scope, (n,), title, _tooltip(n), n.gradient, n.id in outputs))
+            items.append(Item(f"n{n.id}", n.kind, n.scope, (n,), title, _tooltip(n), n.gradient, n.id in outputs,
+                              f"∂/∂{grad_of[n.id]}" if n.id in grad_of else ""))
             key_of[n.id] = items[-1].key
             continue
         if home not in groups:
@@ -307,15 +309,16 @@ def lines(item: Item, status: str, value: Any, grad: Any, compact: bool = False)
     """The label of a box in one state: mark + title, then ``= value`` and ``grad = ...`` when known.
 
     ``compact`` (the presenter theme): one line, a number after the title (a vector keeps a line of its own), the
-    gradient a second line only once it exists; a collapsed scope's count joins its name.
+    gradient a second line only once it exists; a collapsed scope's count joins its name; a gradient node says
+    what it is the derivative of (``∂/∂x = 1.508``), not which op computes it.
 
     >>> box = Item("n1", "op", "", (), "mul", "")
     >>> lines(box, "done", 6.0, None), lines(box, "done", 6.0, 2.0, compact=True)
     (('✓ mul', '= 6'), ('✓ mul = 6', 'grad = 2'))
     """
     title = item.title.split("\n")
-    if compact:
-        title = [" · ".join(title)]
+    if compact:  # "∂/∂x = 1.508": which op computes it is in the tooltip
+        title = [item.short or " · ".join(title)]
     out = [MARKS.get(status, "") + title[0], *title[1:]]
     if item.kind != "group" and status in ("running", "done"):
         if value is not None and item.kind != "constant":
