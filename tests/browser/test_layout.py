@@ -77,12 +77,12 @@ IN_VIEW = {"padding": 1}
 #: so the list can only shrink with evidence.
 SMALL_LABELS = {"stepper_static", "batching", "unroll"}
 #: the two-graph kinds: each must have a focus control (Show: both | one graph enlarged, the other a thumbnail,
-#: course_lib/widgets/focus.py); those in NO_FOCUS do not have it yet (strict xfail: the day it lands and enlarges
-#: to 24 px, the kind comes off the list)
+#: course_lib/widgets/focus.py) that enlarges each graph to 24 px; those in NO_FOCUS do not yet (strict xfail: the
+#: day they do, the kind comes off the list)
 FOCUS = ["side_by_side", "expression", "control_flow", "padding", "unroll"]
-NO_FOCUS = {"expression", "control_flow", "padding", "unroll"}
+NO_FOCUS = {"unroll"}  # its tf.range graph enlarged: 20.5 px
 #: kinds whose labels are below 12 px on the laptop (strict, as above)
-SMALL_ON_LAPTOP = {"chain", "unroll"}
+SMALL_ON_LAPTOP: set[str] = set()
 #: (screen, kind) whose widget has a box scrolling sideways (strict, as above); none since a child of width 100%
 #: plus ipywidgets' 2 px margins no longer overflows the widget's own box (overflow auto) by 4 px
 SCROLLS: set[tuple[str, str]] = set()
