@@ -1,7 +1,8 @@
 """Build the static edition of the course: ``python -m site_tools.build [--out site]`` (``./course site`` runs it).
 
 From the committed notebooks, never executed: ``index.html`` (the start page's course map), one page per notebook
-with links to the previous and next ones, reveal.js slides per notebook in ``slides/``, the instructor guides in
+with links to the previous and next ones, reveal.js slides per notebook in ``slides/`` (their outputs and widgets
+from the notebook's copy run in the presenter theme, :mod:`site_tools.decks`), the instructor guides in
 ``instructor/`` (linked from no student page), and in ``assets/`` every script, style sheet and font the pages load,
 copied from ``site_tools/node_modules`` (pinned in ``package.json`` + ``package-lock.json``; ``npm ci`` installs
 them). The French edition is built the same way from ``notebooks/fr/`` and ``instructor/fr/`` into ``fr/`` (its own
@@ -27,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import decks as dk
 from . import pages as pg
 from . import sanitize, scan
 from . import widget_state as ws
@@ -39,7 +41,12 @@ NODE_MODULES = TOOLS / "node_modules"
 MB = 1_000_000
 MAX_PAGE_BYTES = 3 * MB
 MAX_SITE_BYTES = 40 * MB
-MARKER = ".course-site"  # written into the output folder: only a folder carrying it is ever emptied
+MARKER = ".course-site"
+#: The slides' own size in CSS px, magnified by reveal.js to fill the screen: 1280x720 shows it at 1.2. A widget
+#: sizes itself for JupyterLab at 1280x720, which leaves it about 1070 px by 590 px (its graph's height is
+#: ``100vh`` less the lab's bars, sizing.fit_height); a slide of that size holds it whole, and the projector
+#: gets its labels and words 1.2 times as large.
+SLIDE = (1067, 600)  # written into the output folder: only a folder carrying it is ever emptied
 
 # (from node_modules, to site/assets): what every page needs; fonts of Font Awesome ride with the widget manager.
 CORE_ASSETS = [
@@ -226,7 +233,7 @@ def exporters(slides: bool, edition: Edition | None = None):
               "filters": {"clean_html": sanitize.clean}}
     page = HTMLExporter(template_name="course_page", **common)
     deck = SlidesExporter(template_name="course_slides", reveal_url_prefix=f"../{root}assets/reveal.js",
-                          reveal_theme="white", reveal_width="1280", reveal_height="720",
+                          reveal_theme="white", reveal_width=str(SLIDE[0]), reveal_height=str(SLIDE[1]),
                           reveal_transition="slide", **common) if slides else None
     return page, deck
 
@@ -404,6 +411,7 @@ class _Loaded:
     nbs: dict[str, dict]
     pages: list[pg.Page]
     styles: dict[str, str] = field(default_factory=dict)  # stem -> the course widgets' style sheets
+    decks: dict[str, tuple[dict, str]] = field(default_factory=dict)  # stem -> (what its slides show, their styles)
 
     @property
     def stems(self) -> set[str]:
@@ -439,9 +447,10 @@ def build_edition(ed: _Loaded, loaded: list[_Loaded], out: Path, report: Report,
             back = (f'<div class="course-slides-nav" lang="{e.lang}">{link("../" + page.href, w["page_link"], e.lang)}'
                     f'{link("../index.html", w["course_map"], e.lang)}'
                     f'{switch_html(here, _twins(ed, loaded, page.slides_href, has_page))}</div>')
-            report.slides.append(build_notebook(page, ed.nbs[page.stem], ("", ""), slides_exporter, ed.stems, folder,
+            deck, styles = ed.decks.get(page.stem, (ed.nbs[page.stem], ed.styles.get(page.stem, "")))
+            report.slides.append(build_notebook(page, deck, ("", ""), slides_exporter, ed.stems, folder,
                                                 root="../" + e.root, maths=maths, nav_slides=back, slides=True,
-                                                lang=e.lang, styles=ed.styles.get(page.stem, "")))
+                                                lang=e.lang, styles=styles))
     start_title = pg.first_heading(ed.nbs[ed.paths[0].stem]).split(":")[0].strip() or w["the_course"]
     index_switch = switch_html(e.folder + "index.html", _twins(ed, loaded, "index.html", lambda o, rel: True))
     report.others.append(build_index(ed.pages, folder, slides, start_title, e.lang, e.root, index_switch))
@@ -459,11 +468,30 @@ def build_edition(ed: _Loaded, loaded: list[_Loaded], out: Path, report: Report,
     report.others.extend(build_instructor(e.instructor, out, ed.stems, e.lang, e.folder, twins))
 
 
+def read_deck(path: Path, nb: dict, notebooks: Path, decks: Path) -> tuple[dict | None, list[str]]:
+    """The notebook ``nb`` (read from ``path``) as its slides show it: with the outputs and widgets of its copy run
+    in the presenter theme, checked and cleaned like a page's (:func:`prepare_widgets`); (None, [why]) when that
+    copy is missing, unreadable or stale, each warning saying how to make it again."""
+    copy_file = dk.copy_path(path, notebooks, decks)
+    remake = (f"its slides show the widgets drawn for a screen, not for a projector. Make the copy again: "
+              f".venv/bin/python tools/run_notebooks.py --slides {_shown(path)}")
+    if not copy_file.exists():
+        return None, [f"{_shown(path)}: {_shown(copy_file)}, its slides' copy, is missing: {remake}"]
+    copy, problem = read_notebook(copy_file)
+    if copy is None:
+        return None, [f"{problem}; {remake}"]
+    deck, problem = dk.for_slides(nb, copy)
+    if problem:
+        return None, [f"{_shown(path)}: its slides' copy {_shown(copy_file)} is stale ({problem}): {remake}"]
+    return deck, []
+
+
 def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path = ROOT / "instructor",
-          slides: bool = True, node_modules: Path = NODE_MODULES) -> Report:
+          slides: bool = True, node_modules: Path = NODE_MODULES, decks: Path | None = None) -> Report:
     """Build the site into ``out``: the English edition at its root, the other languages' editions
     (``notebooks/fr/`` …) in their folders; raise BuildError if it breaks a rule (the report is still on the
-    error)."""
+    error). ``decks``: the folder of the slides' copies run in the presenter theme (``site_tools/decks`` for the
+    course, what ``./course site`` uses); None: the slides show the notebooks' own outputs."""
     t0 = time.perf_counter()
     require_node_modules(node_modules)
     if not pg.notebook_paths(notebooks):
@@ -472,12 +500,19 @@ def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path =
     report = Report(out, editions=editions(notebooks, instructor))
     loaded = []
     for e in report.editions:
-        nbs, styles = {}, {}
+        nbs, styles, deck_of = {}, {}, {}
         for p in pg.notebook_paths(e.notebooks):
             nb, problem = read_notebook(p)
             if nb is None:
                 report.warnings.append(problem)
                 continue
+            if slides and decks is not None:
+                deck, said = read_deck(p, nb, notebooks, decks)
+                report.warnings.extend(said)
+                if deck is not None:
+                    said, sheets = prepare_widgets(dk.copy_path(p, notebooks, decks), deck)
+                    report.warnings.extend(said)
+                    deck_of[p.stem] = (deck, sheets)
             nbs[p.stem] = nb
             said, styles[p.stem] = prepare_widgets(p, nb)
             report.warnings.extend(said)
@@ -487,7 +522,7 @@ def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path =
         page_list, warnings = pg.pages(paths, nbs)
         report.warnings.extend(f"{e.folder}{w}" for w in warnings)
         report.maths.extend(e.folder + p.stem for p in page_list if pg.has_maths(nbs[p.stem]))
-        loaded.append(_Loaded(e, paths, nbs, page_list, styles))
+        loaded.append(_Loaded(e, paths, nbs, page_list, styles, deck_of))
     assets = out / "assets"
     copy_assets(CORE_ASSETS + (MATHS_ASSETS if report.maths else []) + (SLIDES_ASSETS if slides else []),
                 node_modules, assets)
@@ -526,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-slides", action="store_true", help="skip the reveal.js slides")
     args = ap.parse_args(argv)
     try:
-        report = build(args.out.resolve(), slides=not args.no_slides)
+        report = build(args.out.resolve(), slides=not args.no_slides, decks=dk.DECKS)
     except BuildError as e:
         partial = getattr(e, "report", None)
         if partial is not None:

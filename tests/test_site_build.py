@@ -19,9 +19,11 @@ import pytest
 from ipywidgets.embed import dependency_state, embed_data
 from ipywidgets.widgets.widget import _instances
 
+from course_lib import render
+from course_lib.widgets.base import Sizes
 from site_tools import build as site_build
+from site_tools import decks, scan, words
 from site_tools import pages as pg
-from site_tools import scan, words
 from site_tools import widget_state as ws
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -395,6 +397,71 @@ def test_the_build_refuses_a_cdn_a_big_page_and_a_folder_it_did_not_make(tmp_pat
         site_build.build(out, notebooks=folder, instructor=guides, node_modules=tmp_path / "nothing")
 
 
+# --- the slides' copies, run in the presenter theme -------------------------------------------------------------
+
+COURSE_NOTEBOOKS = pg.notebook_paths(ROOT / "notebooks") + pg.notebook_paths(ROOT / "notebooks" / "fr")
+#: the class every course widget drawn in the presenter theme carries (course_lib.widgets.base: course-ui-<px>)
+PRESENTER_UI = f"course-ui-{Sizes.of(render.get_theme('presenter')).ui}"
+
+
+@pytest.mark.parametrize("path", COURSE_NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_deck_has_a_copy_with_its_notebooks_code_drawn_in_the_presenter_theme(path):
+    """A copy that drifts from its notebook (a code cell changed, added or removed) fails here, as a French twin does
+    in tests/test_fr_twins.py: re-make it with tools/run_notebooks.py --slides <notebook>."""
+    remake = f"re-make it: .venv/bin/python tools/run_notebooks.py --slides {path.relative_to(ROOT).as_posix()}"
+    copy_file = decks.copy_path(path)
+    assert copy_file.is_file(), f"{copy_file.relative_to(ROOT)} is missing: {remake}"
+    nb, made = nbformat.read(path, as_version=4), nbformat.read(copy_file, as_version=4)
+    assert decks.stale(nb, made) == "", f"{copy_file.relative_to(ROOT)}: {decks.stale(nb, made)}: {remake}"
+    assert made.metadata.get(decks.COPY_KEY, {}).get("theme") == "presenter", remake
+    assert len(ws.view_outputs(made)) == len(ws.view_outputs(nb)), f"the copy saved other widgets: {remake}"
+    uis = {c for m in ws.models_of(made).values() for c in m["state"].get("_dom_classes", [])
+           if c.startswith("course-ui-")}
+    assert uis <= {PRESENTER_UI}, f"{copy_file.relative_to(ROOT)} has widgets drawn in another theme {uis}: {remake}"
+    if any(c.startswith("course-ui-") for m in ws.models_of(nb).values() for c in m["state"].get("_dom_classes", [])):
+        assert uis == {PRESENTER_UI}, f"{copy_file.relative_to(ROOT)}: no widget in the presenter theme: {remake}"
+    # a widget that drew a graph in the notebook draws one in the copy (not an error message in its place)
+    drawn = [[graph_drawn(n, root) for _, _, root in ws.view_outputs(n)] for n in (nb, made)]
+    assert drawn[0] == drawn[1], f"{copy_file.relative_to(ROOT)}: views with a graph {drawn[1]}, the notebook " \
+        f"{drawn[0]}: {remake}"
+
+
+def graph_drawn(nb: dict, root: str) -> bool:
+    """Whether the saved widget ``root`` of ``nb`` holds an SVG picture somewhere in its tree."""
+    models = ws.models_of(nb)
+    return any("<svg" in str(models[m]["state"].get("value", "")) for m in ws.tree(models, root))
+
+
+def test_a_deck_takes_its_copys_outputs_and_its_notebooks_prose_or_says_how_to_remake_it(
+        tmp_path, fake_node_modules, tiny_course):
+    folder, guides = tiny_course
+    deck_folder = tmp_path / "decks"
+    deck_folder.mkdir()
+    two = nbformat.read(folder / "01_two.ipynb", as_version=4)
+    made = nbformat.from_dict(json.loads(json.dumps(two)))
+    made.cells = [c for c in made.cells if c.cell_type == "code"]  # the prose comes from the notebook, not the copy
+    made.cells[0].outputs.insert(0, nbformat.v4.new_output("stream", text="made by the presenter copy\n"))
+    nbformat.write(made, deck_folder / "01_two.ipynb")
+    out = tmp_path / "site"
+    report = site_build.build(out, notebooks=folder, instructor=guides, node_modules=fake_node_modules,
+                              decks=deck_folder)
+    slides = (out / "slides" / "01_two.slides.html").read_text()
+    page = (out / "01_two.html").read_text()
+    assert "made by the presenter copy" in slides and "made by the presenter copy" not in page
+    assert "See <a" in slides and "01 Two" in slides  # the notebook's markdown
+    assert report.slides[1].views == report.pages[1].views == 1
+    said = [w for w in report.warnings if "decks" in w]
+    assert len(said) == 1 and "00_start.ipynb" in said[0] and "is missing" in said[0], report.warnings
+    assert "tools/run_notebooks.py --slides" in said[0] and str(folder / "00_start.ipynb") in said[0]
+    made.cells[0].source = "w  # changed since the copy was made"
+    nbformat.write(made, deck_folder / "01_two.ipynb")
+    report = site_build.build(out, notebooks=folder, instructor=guides, node_modules=fake_node_modules,
+                              decks=deck_folder)
+    said = [w for w in report.warnings if "01_two" in w]
+    assert len(said) == 1 and "is stale (code cell 1 differs)" in said[0] and "--slides" in said[0], said
+    assert "made by the presenter copy" not in (out / "slides" / "01_two.slides.html").read_text()
+
+
 # --- the French edition -----------------------------------------------------------------------------------------
 
 # Words the site itself says on an English page: none may be on a French page's bars, notes or indexes.
@@ -477,7 +544,7 @@ def bad_french_spaces(text: str) -> list[str]:
 def real_site(tmp_path_factory) -> site_build.Report:
     """The course's own notebooks, English and French, built with stand-in scripts (no npm needed)."""
     base = tmp_path_factory.mktemp("real-site")
-    return site_build.build(base / "site", node_modules=make_fake_node_modules(base))
+    return site_build.build(base / "site", node_modules=make_fake_node_modules(base), decks=decks.DECKS)
 
 
 FR_STEMS = [p.stem for p in pg.notebook_paths(ROOT / "notebooks" / "fr")]
@@ -563,11 +630,12 @@ def test_french_pages_say_the_sites_words_in_french(real_site):
 
 def test_french_pages_grey_the_same_controls_with_a_french_note(real_site):
     out = real_site.out
-    english = {b.stem: b for b in real_site.pages if b.lang == "en"}
+    # a page beside the English page, a deck beside the English deck (the decks show the slides' copies)
+    english = {(b.stem, b in real_site.slides): b for b in real_site.pages + real_site.slides if b.lang == "en"}
     noted = 0
     for b in (b for b in real_site.pages + real_site.slides if b.lang == "fr"):
-        assert b.notes == english[b.stem].notes, \
-            f"{b.stem}: {b.notes} notes in French, {english[b.stem].notes} in English"
+        twin = english[b.stem, b in real_site.slides]
+        assert b.notes == twin.notes, f"{b.path.name}: {b.notes} notes in French, {twin.notes} in English"
         notes = kernel_notes(b.path.read_text(encoding="utf-8"))
         assert notes, b.path
         for note in notes:

@@ -353,8 +353,8 @@ def test_the_build_command_says_the_warnings_and_succeeds(tmp_path, capsys, monk
     (folder / "01_bad.ipynb").write_text(json.dumps(_corrupt(_set("widgets.S", "not json"))), encoding="utf-8")
     fake = make_fake_node_modules(tmp_path)
     real_build = site_build.build
-    monkeypatch.setattr(site_build, "build", lambda out, slides: real_build(
-        out, notebooks=folder, instructor=tmp_path / "none", slides=slides, node_modules=fake))
+    monkeypatch.setattr(site_build, "build", lambda out, slides, decks: real_build(
+        out, notebooks=folder, instructor=tmp_path / "none", slides=slides, node_modules=fake, decks=decks))
     assert site_build.main(["--out", str(tmp_path / "site")]) == 0
     err = capsys.readouterr().err
     assert "site: WARNING:" in err and "01_bad.ipynb: its saved widget state cannot be shown" in err

@@ -4,7 +4,8 @@
     .venv/bin/python tools/run_notebooks.py                       # every notebooks/*.ipynb, in course order
     .venv/bin/python tools/run_notebooks.py notebooks/03_*.ipynb  # just these
     .venv/bin/python tools/run_notebooks.py notebooks/fr           # a folder: its own notebooks, in name order
-    ./course test --refresh-notebooks                             # all of them, then the whole test suite
+    .venv/bin/python tools/run_notebooks.py --slides              # the slides' copies (below), every notebook
+    ./course test --refresh-notebooks                             # all of them and their copies, then every test
 
 This is "Kernel > Restart Kernel and Run All Cells" done the same way every time: one new kernel per notebook,
 working directory = the notebook's folder (as nbval uses), no timing metadata, widget model ids numbered in
@@ -14,6 +15,11 @@ show widgets.
 Cells marked ``# NBVAL_RAISES_EXCEPTION`` get the ``raises-exception`` tag (added here if missing): with it
 nbclient, nbval *and* JupyterLab's "Run All" carry on past the expected error instead of stopping.
 A cell that raises without that marker stops the run and nothing is written for that notebook.
+
+With ``--slides`` a notebook is run the same way but with ``cl.set_theme("presenter")`` run first, and written
+(without that first cell) to its slides' copy in ``site_tools/decks/`` (``site_tools/decks/fr/`` for the French
+twins), never over the notebook: the reveal.js decks of ``./course site`` show the widgets drawn for a projector
+(:mod:`site_tools.decks`).
 """
 
 from __future__ import annotations
@@ -71,12 +77,16 @@ def stable_widget_ids(nb, name: str):
     return nbformat.from_dict(json.loads(text))
 
 
-def run_notebook(path: Path) -> float:
-    """Execute one notebook in a fresh kernel and write it back in place; returns the seconds it took."""
+def run_notebook(path: Path, slides: bool = False) -> float:
+    """Execute one notebook in a fresh kernel and write it back in place (with ``slides``: in the presenter theme,
+    to its slides' copy); returns the seconds it took."""
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
+    if slides:
+        decks = _decks()
+        nb.cells.insert(0, nbformat.v4.new_code_cell(decks.THEME_CELL))
     added = tag_expected_errors(nb)
     if added:
         print(f"  tagged {added} cell(s) {RAISES_TAG!r} (they carry # {RAISES_MARKER})")
@@ -96,10 +106,27 @@ def run_notebook(path: Path) -> float:
     elapsed = time.perf_counter() - t0
     # the English ids stay keyed by the file name; a twin in a sub-folder (fr/) gets ids of its own
     folder = path.parent.relative_to(ROOT / "notebooks").as_posix() if path.is_relative_to(ROOT / "notebooks") else "."
-    nb = stable_widget_ids(nb, path.name if folder == "." else f"{folder}/{path.name}")
+    name = path.name if folder == "." else f"{folder}/{path.name}"
+    target = path
+    if slides:
+        del nb.cells[0]  # the copy keeps the notebook's code cells, one for one (tests/test_site_build.py)
+        nb.metadata[decks.COPY_KEY] = {"theme": "presenter", "notebook": path.relative_to(ROOT).as_posix(),
+                                       "made_by": "tools/run_notebooks.py --slides"}
+        target, name = decks.copy_path(path), f"slides/{name}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+    nb = stable_widget_ids(nb, name)
     nbformat.validate(nb)
-    nbformat.write(nb, path)
+    nbformat.write(nb, target)
     return elapsed
+
+
+def _decks():
+    """:mod:`site_tools.decks` (the slides' copies), imported from the project's root (tools/ is run as a script)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from site_tools import decks
+
+    return decks
 
 
 def notebooks_of(given: list[Path]) -> tuple[list[Path], list[str]]:
@@ -137,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", type=Path,
                         help="notebooks, or folders whose *.ipynb to run (default: notebooks/ then notebooks/fr/)")
+    parser.add_argument("--slides", action="store_true",
+                        help="run them in the presenter theme and write the slides' copies (site_tools/decks/), "
+                             "leaving the notebooks as they are")
     args = parser.parse_args(argv)
     paths, problems = notebooks_of(args.notebooks)
     if problems:
@@ -153,12 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     for path in paths:
         print(f"running {path} ...", flush=True)
         try:
-            elapsed = run_notebook(path.resolve())
+            elapsed = run_notebook(path.resolve(), slides=args.slides)
         except Exception as exc:  # noqa: BLE001 - report every notebook, then fail at the end
             print(f"  FAILED: {type(exc).__name__}: {str(exc)[-2000:]}", file=sys.stderr)
             failed.append(str(path))
             continue
-        print(f"  ok in {elapsed:.1f} s, outputs written")
+        print(f"  ok in {elapsed:.1f} s, " + ("slides' copy written" if args.slides else "outputs written"))
     if failed:
         print(f"{len(failed)} notebook(s) failed and were not rewritten: {', '.join(failed)}", file=sys.stderr)
         return 1

@@ -5,17 +5,25 @@ The site is built once into a temporary folder from the notebooks as they are (n
 another host, any failed request (4xx/5xx/aborted), any console error or uncaught exception, a widget view that did
 not render, a note missing next to a control that needs Python (or not in the page's language), and no graph. Every
 stepper (a Stack of frames jslinked to a step slider and Play) is moved without the kernel and its graph must
-change; on the slides, a stepper on its slide is played. The French edition (site/fr/, from notebooks/fr/) is built
+change; on the slides, a stepper on its slide is played, and every widget slide is measured as a 1280x720
+projector shows it (below). The French edition (site/fr/, from notebooks/fr/) is built
 by the same code from the French twins: its pages are opened the same way for a sample (FR_SAMPLE: a stepper, the
 side-by-side, an explorer greyed without the kernel, the deck of 04), which keeps the browser stage short; every
 French page is still checked without a browser by tests/test_site_build.py (language, switch, notes, sizes). The
 language switch is followed both ways. Screenshots go to test-artifacts/browser/site-*.png (French: site-fr-*.png).
+
+Each widget slide of each deck (English; the French sample) is measured on the screen (issue 26, the decks being drawn
+in the presenter theme, site_tools/decks.py): the slide is never zoomed out below 1.0 to fit, the widget's words are
+at least 20 px and its graph labels at least 24 px when it shows one graph (20 px with two side by side). The sizes
+of every widget slide go to test-artifacts/browser/slides-sizes.json; the 04 deck's side-by-side stepped half-way to
+slides-04-halfway.png.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import threading
 import time
@@ -26,6 +34,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from site_tools import build as site_build
+from site_tools import decks
 from site_tools import pages as site_pages
 from site_tools import widget_state as ws
 
@@ -42,6 +51,18 @@ NOTEBOOKS = {"en": ROOT / "notebooks", "fr": ROOT / "notebooks" / "fr"}
 NOTE_WORDS = {"en": (("a running course", "./course start"), ("besoin",)),
               "fr": (("du cours en marche", "./course start --lang fr"), ("running course", "Here, without it"))}
 LOOPBACK = "http://127.0.0.1:"
+#: the course's widgets as a cell makes them: a widget slide's kind is the last one named up to its cell
+KINDS = ("SideBySide", "Stepper", "ExpressionExplorer", "ControlFlowExplorer", "SessionExplorer", "CompileExplorer",
+         "PaddingExplorer", "TreeExplorer", "BatchingExplorer", "UnrollExplorer")
+#: a projector's minimum sizes on a slide (issue 26): graph labels with one graph shown / with two or more; words
+MIN_LABEL_PX, MIN_LABEL_BOTH_PX, MIN_WORDS_PX = 24, 20, 20
+#: (deck, widget kind) whose graph labels are measured below those sizes (the decks' copies of 2026-12-04, with the
+#: presenter label style). Strict: the day one reaches its size the test fails until it is taken off, so the list can
+#: only shrink with evidence. 02's stepper: 19.7 px, its define-then-run graph with the gradient block unfolded is
+#: wide and the stepper gives it the right-hand column only; 08's unroll explorer: 16.0 px, the tf.range graph is one
+#: wide row beside the unrolled chain, with no focus control to enlarge one.
+SLIDE_SMALL_LABELS: set[tuple[str, str]] = {("02_define_then_run_tensorflow", "Stepper"),
+                                            ("08_where_we_are_today", "UnrollExplorer")}
 
 # In the page: each widget output (in page order) and what it shows.
 WIDGET_OUTPUTS = """() => [...document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')].map(o => ({
@@ -67,6 +88,27 @@ SLIDE_SHOWN = """(k) => {
     && slides.contains(a.effect.target));
   return window.courseReveal.getCurrentSlide() === o.closest('section') && !moving;
 }"""
+# Widget output k as the screen shows it, its slide being the current one: the slide's own zoom (the fit), the scale
+# from the slide's CSS px to screen px (reveal.js's magnification and that zoom), the smallest graph label and widget
+# word on the screen in px, and the graphs shown in full (a focused widget's thumbnails and the legend are not).
+SLIDE_SIZES = """(k) => {
+  const o = document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')[k];
+  const shown = (el) => el.getClientRects().length > 0;
+  const scale = o.getBoundingClientRect().width / o.offsetWidth;
+  const svgs = [...o.querySelectorAll('svg[role=img][id]')].filter(shown)
+    .filter(s => !s.id.startsWith('course-legend') && !s.closest('.course-thumbnail'));
+  const labels = svgs.flatMap(s => [...s.querySelectorAll('g.node text')].map(t => {
+    const m = t.getScreenCTM();
+    return parseFloat(t.getAttribute('font-size') || s.querySelector('g').getAttribute('font-size'))
+      * Math.hypot(m.a, m.b);
+  }));
+  const words = [...o.querySelectorAll('*')].filter(el => shown(el) && !el.closest('svg')
+      && el.closest('[class*="course-ui-"]') && [...el.childNodes].some(c => c.nodeType === 3 && c.textContent.trim()))
+    .map(el => [parseFloat(getComputedStyle(el).fontSize) * scale, el.textContent.trim().slice(0, 40)]);
+  words.sort((a, b) => a[0] - b[0]);
+  return {zoom: parseFloat(o.closest('section').style.zoom || '1'), scale, graphs: svgs.length,
+          label: labels.length ? Math.min(...labels) : null, words: words.length ? words[0] : null};
+}"""
 GRAPHS = """() => document.querySelectorAll(
   '.jp-OutputArea-output svg[role=img], .jp-OutputArea-output img[src^="data:image/svg+xml"]').length"""
 
@@ -83,7 +125,7 @@ def site(tmp_path_factory) -> site_build.Report:
                     "or ./course test, which installs it")
     out = tmp_path_factory.mktemp("static-edition") / "site"
     t0 = time.perf_counter()
-    report = site_build.build(out)
+    report = site_build.build(out, decks=decks.DECKS)
     print(f"site built in {time.perf_counter() - t0:.1f} s, {report.total_bytes / 1e6:.1f} MB")
     return report
 
@@ -141,10 +183,11 @@ def built(report: site_build.Report, stem: str, slides: bool, lang: str = "en") 
     return next(b for b in (report.slides if slides else report.pages) if b.stem == stem and b.lang == lang)
 
 
-def step_sliders(stem: str, view: ws.Stepped, lang: str = "en") -> list[tuple[str, int]]:
+def step_sliders(stem: str, view: ws.Stepped, lang: str = "en", slides: bool = False) -> list[tuple[str, int]]:
     """(description, max) of the step sliders of one stepping view, from the saved state (whatever its words: the
-    French notebooks say 'Étape', and the lead may re-run them)."""
-    models = ws.models_of(nbformat.read(NOTEBOOKS[lang] / f"{stem}.ipynb", as_version=4))
+    French notebooks say 'Étape', and the lead may re-run them); a deck's from the slides' copy it shows."""
+    path = NOTEBOOKS[lang] / f"{stem}.ipynb"
+    models = ws.models_of(nbformat.read(decks.copy_path(path) if slides else path, as_version=4))
     return [(models[c]["state"].get("description", ""), int(models[c]["state"].get("max", 0)))
             for c in view.controls if models[c]["model_name"] != "PlayModel"]
 
@@ -205,6 +248,72 @@ def move_slider(visit: Visit, view: int, label: str, steps: int) -> None:
         f"{visit.rel}: the {label!r} slider did not reach {steps}"
 
 
+def half_way(visit: Visit, view: int, label: str, top: int, start: list[str], artifacts: Path, sizes: dict) -> None:
+    """Step the stepper of widget output ``view`` (its slide shown, at step 0 drawing ``start``) to ``top // 2``: the
+    graph half built keeps its words and labels as large (measured into ``sizes``); a screenshot; then back to 0."""
+    move_slider(visit, view, label, top // 2)
+    settled_svgs(visit, view, unlike=start, what=f"step {top // 2} did not change the graph")
+    m = visit.page.evaluate(SLIDE_SIZES, view)
+    sizes[f"{visit.rel} half-way"] = m
+    assert not slide_size_problems(f"{visit.rel} at step {top // 2}", "half-way", m)
+    visit.page.screenshot(path=str(artifacts / "slides-04-halfway.png"), animations="disabled")
+    handle = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").nth(view).locator(
+        ".widget-slider", has=visit.page.locator(".widget-label", has_text=label)).first.locator(".noUi-handle").first
+    for _ in range(top // 2):
+        handle.press("ArrowLeft")
+    settled_svgs(visit, view, unlike=None)
+
+
+def widget_kinds(stem: str, lang: str) -> list[str]:
+    """The kind of each widget view of a notebook, in page order: the last of :data:`KINDS` its cell calls, or, for
+    a cell that only names a variable (``explorer``), the cell that made it ('other' for none: a quiz, a table)."""
+    nb = nbformat.read(NOTEBOOKS[lang] / f"{stem}.ipynb", as_version=4)
+    code = ["".join(c.source) if c.cell_type == "code" else "" for c in nb.cells]
+
+    def called(source: str) -> str | None:
+        named = [(source.rfind(f"{k}("), k) for k in KINDS if f"{k}(" in source]
+        return max(named)[1] if named else None
+
+    def kind(cell: int) -> str:
+        last = code[cell].strip().splitlines()[-1].strip()
+        if called(code[cell]) or not last.isidentifier():
+            return called(code[cell]) or "other"
+        made = [called(src) for src in code[:cell] if re.search(rf"^{last}\s*=", src, re.MULTILINE)]
+        return (made[-1] if made else None) or "other"
+    return [kind(c) for c, _, _ in ws.view_outputs(nb)]
+
+
+def go_to_slide(visit: Visit, view: int) -> None:
+    """Make the slide holding widget output ``view`` the current one, and wait until nothing on the slides moves."""
+    visit.page.evaluate("""(k) => {
+      const o = document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')[k];
+      const at = window.courseReveal.getIndices(o.closest('section'));
+      window.courseReveal.slide(at.h, at.v);
+    }""", view)
+    visit.page.wait_for_function(SLIDE_SHOWN, arg=view, timeout=30_000, polling="raf")
+
+
+def slide_size_problems(where: str, kind: str, m: dict) -> list[str]:
+    """What a widget slide measured as ``m`` (:data:`SLIDE_SIZES`) shows too small for a projector, in words."""
+    problems = []
+    if m["zoom"] < 1:
+        problems.append(f"{where} ({kind}): the slide is zoomed out to {m['zoom']:.2f} to fit (never below 1.0 "
+                        "with a widget: it scrolls within the slide instead)")
+    if m["words"] and m["words"][0] < MIN_WORDS_PX:
+        problems.append(f"{where} ({kind}): the word {m['words'][1]!r} is {m['words'][0]:.1f} px < {MIN_WORDS_PX}")
+    least = MIN_LABEL_PX if m["graphs"] <= 1 else MIN_LABEL_BOTH_PX
+    if m["label"] is not None and m["label"] < least:
+        problems.append(f"{where} ({kind}): a graph label is {m['label']:.1f} px < {least} px ({m['graphs']} "
+                        "graph(s) shown)")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def slide_sizes(artifacts):
+    """Every widget slide's sizes as measured, written to slides-sizes.json after each deck."""
+    return {}
+
+
 def shot_name(lang: str, what: str) -> str:
     return f"site-{what}.png" if lang == "en" else f"site-{lang}-{what}.png"
 
@@ -239,31 +348,47 @@ def test_page(lang, stem, site, base_url, browser, artifacts):
 
 
 @pytest.mark.parametrize(("lang", "stem"), DECKS, ids=[f"{lang}-{stem}" for lang, stem in DECKS])
-def test_slides(lang, stem, site, base_url, browser, artifacts):
+def test_slides(lang, stem, site, base_url, browser, artifacts, slide_sizes):
     b = built(site, stem, slides=True, lang=lang)
     visit = Visit(browser, base_url, b.path.relative_to(site.out).as_posix(), {"width": 1280, "height": 720})
     try:
         visit.page.wait_for_function("() => window.courseReveal && window.courseReveal.isReady()", timeout=20_000)
         check_widgets(visit, b)
+        # no sliding in between slides: each widget slide is measured once it is shown, and there are 27 of them
+        visit.page.evaluate("() => window.courseReveal.configure({transition: 'none'})")
+        problems, small = [], set()
+        for view, kind in enumerate(widget_kinds(stem, lang)):
+            go_to_slide(visit, view)
+            if visit.page.evaluate(VISIBLE_SVGS, view):
+                settled_svgs(visit, view)
+            m = visit.page.evaluate(SLIDE_SIZES, view)
+            where = f"{b.path.relative_to(site.out).as_posix()} widget {view}"
+            slide_sizes[f"{where} ({kind})"] = m
+            said = slide_size_problems(where, kind, m)
+            if (stem, kind) in SLIDE_SMALL_LABELS:
+                small.add((stem, kind)) if any("graph label" in p for p in said) else None
+                said = [p for p in said if "graph label" not in p]
+            problems += said
+        (artifacts / "slides-sizes.json").write_text(json.dumps(slide_sizes, indent=1, ensure_ascii=False))
+        assert not problems, "too small for a projector:\n  " + "\n  ".join(problems)
+        listed = {k for k in SLIDE_SMALL_LABELS if k[0] == stem and k[1] in widget_kinds(stem, lang)}
+        assert listed <= small, f"{sorted(listed - small)} now reach the label size: take them off SLIDE_SMALL_LABELS"
         for view in b.stepped:
             # go to the slide that holds the stepper, then press its Play (jslinked to the frames)
-            visit.page.evaluate("""(k) => {
-              const o = document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')[k];
-              const at = window.courseReveal.getIndices(o.closest('section'));
-              window.courseReveal.slide(at.h, at.v);
-            }""", view.view)
+            go_to_slide(visit, view.view)
             out = visit.page.locator(".jupyter-widgets.jp-OutputArea-output").nth(view.view)
             play = out.locator(".widget-play button").first
             play.wait_for(state="visible", timeout=10_000)
-            # the slide transition over: the stepper's slide is the current one and nothing on the slides moves
-            visit.page.wait_for_function(SLIDE_SHOWN, arg=view.view, timeout=30_000, polling="raf")
             box = play.bounding_box()
             assert box and 0 <= box["y"] and box["y"] + box["height"] <= 720, \
                 f"{visit.rel}: the stepper's Play is off the 1280x720 slide: {box}"
             before = settled_svgs(visit, view.view)
-            label = step_sliders(stem, view, lang)[0][0]
+            label = step_sliders(stem, view, lang, slides=True)[0][0]
             readout = out.locator(".widget-slider", has=visit.page.locator(".widget-label", has_text=label)) \
                 .first.locator(".widget-readout")
+            if (lang, stem) == ("en", "04_side_by_side") and view.view == b.stepped[0].view:
+                half_way(visit, view.view, label, step_sliders(stem, view, lang, slides=True)[0][1], before, artifacts,
+                         slide_sizes)
             play.click()
             try:  # Play moves the step slider (jslink) at the saved pace
                 readout.filter(has_text="2").wait_for(timeout=15_000)
