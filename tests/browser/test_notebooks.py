@@ -231,7 +231,9 @@ def check_run(rel: str, lab: Any, page: Any, artifacts: Path) -> None:
         left = [w for w in ENGLISH if w in text]
         assert not missing, f"{rel}: French words missing from its widgets: {missing}"
         assert not left, f"{rel}: English left in its widgets: {left}"
+    t1 = time.monotonic()
     missed = measure_every_widget(page, rel, name, rendered, artifacts)
+    print(f"{rel}: {rendered} widgets measured and photographed in {time.monotonic() - t1:.1f} s")
     short = SHORT.get(stem, set())
     assert not set(missed) - short, f"{rel}: projector targets missed: " + " | ".join(
         f"{t}: {why}" for t, why in missed.items() if t not in short)
