@@ -74,13 +74,13 @@ def test_the_gradient_node_of_an_input_is_titled_from_the_trace_not_from_the_gra
     titled = render.to_dot(tr.graph, grad_nodes=tr.grad_nodes)
     for x_id, g_id in tr.grad_nodes.items():
         name = tr.graph.nodes[x_id].name
-        assert re.search(rf'n{g_id} \[[^]]*label="∂/∂{name} = ', titled)
+        assert re.search(rf'n{g_id} \[[^]]*label="∂/∂{name}"', titled)
     assert "∂/∂" not in render.to_dot(tr.graph)  # without the mapping, no node claims to be a derivative
     frames = render.Frames(tr)
     assert all(f"∂/∂{tr.graph.nodes[x].name} = " in frames.svg(len(frames) - 1) for x in tr.grad_nodes)
 
 
-# ------------------------------------------------------------------ the presenter's compact labels (issue 26)
+# ------------------------------------------------------------------ compact labels (issue 26)
 PROGRAMS = [(programs.affine_sin, {"x": 3.0, "w": 2.0}), (programs.branch_with_cond, {"x": -1.25})]
 
 
@@ -112,25 +112,24 @@ def test_presenter_labels_are_one_line_and_a_gradient_only_once_it_exists(progra
     assert seen_value and (seen_grad or style == "define-then-run")
 
 
-def test_the_compact_style_is_the_presenters_and_the_classroom_keeps_two_lines():
-    """The switch is one Theme field: turned off, the presenter draws the classroom's stacked labels again
-    (what the browser layout test must see fail)."""
+def test_the_compact_style_is_one_theme_field_and_turned_off_gives_the_stacked_labels():
+    """Both themes draw compact labels (issue 26); turned off, the presenter draws the stacked labels it drew
+    before (what the browser layout test must see fail)."""
     tr = trace.record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0})
     done = len(tr)
-    assert render.get_theme("presenter").compact and not render.get_theme("classroom").compact
+    assert render.get_theme("presenter").compact and render.get_theme("classroom").compact
     compact = _labels(render.Frames(tr, theme="presenter").svg(done))
     stacked = _labels(render.Frames(tr, theme=replace(render.get_theme("presenter"), compact=False)).svg(done))
-    classroom = _labels(render.Frames(tr, theme="classroom").svg(done))
     assert compact["n2"] == ["✓ mul = 6", "grad = 0.7539"]
-    assert stacked["n2"] == classroom["n2"] == ["✓ mul", "= 6", "grad = 0.7539"]
+    assert stacked["n2"] == ["✓ mul", "= 6", "grad = 0.7539"]
 
 
 def test_a_compact_operation_is_a_stadium_in_the_drawing_the_dot_and_the_legend():
     g = _graph()
-    presenter, classroom = render.get_theme("presenter"), render.get_theme("classroom")
+    presenter, stacked = render.get_theme("presenter"), replace(render.get_theme("classroom"), compact=False)
     svg = render.to_svg(g, "done", theme=presenter, legend=True)
     assert "<ellipse" not in svg and re.search(r'<rect [^>]*rx="[\d.]+"', svg)
-    assert "<ellipse" in render.to_svg(g, "done", theme=classroom, legend=True)
+    assert "<ellipse" in render.to_svg(g, "done", theme=stacked, legend=True)
     assert re.search(r'n1 \[[^\]]*shape="box"[^\]]*style="rounded,filled"', render.to_dot(g, "done", theme=presenter))
 
 
@@ -164,5 +163,6 @@ def test_a_chain_of_operations_with_constants_is_drawn_straight():
 def test_a_compact_gradient_node_says_what_it_is_the_derivative_of():
     tr = trace.record(programs.affine_sin, "define-then-run", {"x": 3.0, "w": 2.0})
     compact = [t[0] for t in _labels(render.Frames(tr, theme="presenter").svg(len(tr))).values()]
-    stacked = [t[0] for t in _labels(render.Frames(tr, theme="classroom").svg(len(tr))).values()]
+    stacked = [t[0] for t in _labels(render.Frames(tr, theme=replace(render.get_theme("classroom"), compact=False))
+                                     .svg(len(tr))).values()]
     assert "✓ ∂/∂x = 1.508" in compact and "✓ ∂/∂x = mul" in stacked

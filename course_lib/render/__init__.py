@@ -17,7 +17,8 @@ The path, one module per stage:
 number it is, ``wrap`` breaks a caption at spaces (a count with its noun is an ``i18n.Plural``).
 
 Visual language, in :mod:`.theme`: shapes by kind (input = parallelogram, constant = box, variable =
-cylinder, operation = ellipse, output = double border, collapsed scope = 3-D box); states by outline/fill/mark
+cylinder, operation = stadium (a box with round ends), output = double border, collapsed scope = 3-D box; one line
+per box, "✓ mul = 6"); states by outline/fill/mark
 (defined = dashed outline, running = thick outline, orange fill, mark ``▶``; done = blue fill, mark ``✓``, value
 in the label); gradient nodes italic and vermillion, their edges dotted. Colours are Okabe–Ito, and every state is
 also readable without colour. One table of styles serves the DOT writer and the SVG writer.

@@ -67,8 +67,10 @@ class Theme:
     nodesep: float = 0.25
     ranksep: float = 0.35
     #: one line per box ("✓ mul = 6", the gradient a second line only once it exists), operations in a stadium
-    #: and tight margins: what a projector needs (a label twice the pixels of a laptop's in the same room)
-    compact: bool = False
+    #: and tight margins: what a projector needs (a label twice the pixels of a laptop's in the same room), and a
+    #: laptop too (03's chain of 9 rounds: 942 pt tall stacked, 559 pt compact). False: the stacked labels
+    #: ("✓ mul" / "= 6" in an ellipse) the course drew before issue 26
+    compact: bool = True
 
 
 THEMES: dict[str, Theme] = {
@@ -80,7 +82,6 @@ THEMES: dict[str, Theme] = {
         done_fill="#56B4E9", gradient="#D55E00", gradient_fill="#F0A878", edge="#000000", edge_defined="#555555",
         edge_running="#A86A00", cluster_fill="#EEEEEE", cluster_stroke="#555555", cluster_text="#000000",
         nodesep=0.18, ranksep=0.22,  # tight: a projector has few pixels to spare in height
-        compact=True,
     ),
 }
 _theme: Theme = THEMES["classroom"]
@@ -128,8 +129,8 @@ def get_theme(theme: str | Theme | None = None) -> Theme:
 
 
 # ---------------------------------------------------------------------------------------------------- the table
-#: Box shapes by kind: input = parallelogram, constant = box, variable = cylinder, op = ellipse (a stadium, a box
-#: with round ends, in a compact theme: an ellipse needs about 1.4 times its text's width and height),
+#: Box shapes by kind: input = parallelogram, constant = box, variable = cylinder, op = ellipse (drawn as a stadium,
+#: a box with round ends, in a compact theme: an ellipse needs about 1.4 times its text's width and height),
 #: a collapsed scope = 3-D box; an output gets a double border.
 SHAPES = {"input": "parallelogram", "constant": "box", "variable": "cylinder", "op": "ellipse", "group": "box3d"}
 #: The mark in front of a box's title, so a state reads without colour.
