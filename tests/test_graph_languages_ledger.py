@@ -641,7 +641,7 @@ def test_run_notebooks_runs_a_folders_notebooks_in_name_order(folder, monkeypatc
     """Before: IsADirectoryError for the folder, printed as FAILED, nothing run."""
     tool = _tool()
     ran: list[str] = []
-    monkeypatch.setattr(tool, "run_notebook", lambda path: ran.append(path.name) or 0.0)
+    monkeypatch.setattr(tool, "run_notebook", lambda path, slides=False: ran.append(path.name) or 0.0)
     (folder / "broken.ipynb").unlink()
     assert tool.main([str(folder)]) == 0
     assert ran == ["01_a.ipynb", "02_b.ipynb"]  # its own notebooks, not its sub-folders'
@@ -656,7 +656,7 @@ def test_run_notebooks_refuses_what_it_cannot_run_before_running_anything(folder
                                                                           problem):
     tool = _tool()
     ran: list[str] = []
-    monkeypatch.setattr(tool, "run_notebook", lambda path: ran.append(path.name) or 0.0)
+    monkeypatch.setattr(tool, "run_notebook", lambda path, slides=False: ran.append(path.name) or 0.0)
     assert tool.main([str(folder / "01_a.ipynb"), str(folder / given)]) == 2
     err = capsys.readouterr().err
     assert ran == [] and problem in err and given in err and "nothing was run" in err
