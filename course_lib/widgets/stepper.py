@@ -22,8 +22,9 @@ from .sizing import FILL, fit_height
 from .stepping import SteppingWidget
 
 __all__ = ["GRADIENT_SCOPE", "MAX_BYTES", "PHASES", "STYLE_TITLES", "Pane", "Stepper", "foldable", "frame_html",
-           "graph_at", "source_html", "text_html", "unfold_step"]
+           "graph_at", "graph_flex", "source_html", "text_html", "unfold_step"]
 
+WORDS_PX = 310  # the least a stepper's words column gets beside its graph (its buttons in a row at 21 px)
 MAX_BYTES = 1_200_000  # frames of one widget kept in the page; above it, stepping goes through the kernel
 # the words of these tables are message ids (English), translated where they are shown
 STYLE_TITLES = {
@@ -219,6 +220,19 @@ class Pane:
         return f"<div>{text}{graph}</div>"
 
 
+def graph_flex(width_pt: float | None, words_px: int = WORDS_PX) -> str:
+    """The CSS flex of a graph beside its words: its natural width in px as the basis, at most what the row leaves
+    the words (``words_px``), never less than 300 px: the row wraps (the graph under the words) only on a screen
+    too narrow for both. It may shrink, never grow.
+
+    >>> graph_flex(300)
+    '0 1 min(400px, max(300px, 100% - 310px))'
+    """
+    if not width_pt:
+        return "1 1 0%"
+    return f"0 1 min({round(width_pt * 4 / 3)}px, max(300px, 100% - {words_px}px))"
+
+
 NOT_A_TRACE = N_("Stepper needs a trace: trace.record(program, style, inputs); got a value of type {type}.")
 NO_EVENTS = N_("This trace has no events: the program defined and ran nothing, so there is nothing to step through.")
 LARGE_TRACE = N_("This trace is large, so stepping goes through the running kernel (it will not animate in an "
@@ -255,9 +269,11 @@ class Stepper(SteppingWidget):
         notes += [trace.note] if trace.note else []
         if not self.clock_problem:  # a wrong argument is said first, never hidden by a note
             self.show_notes(notes)
+        # the graph asks for its natural width, the words take the rest (at least 300 px, else the graph wraps
+        # under them): a wide define-then-run graph got 60 % of the row and was drawn at 0.77 of its size
         left = W.VBox([self.pane.title, controls.main, self.message, self.pane.text, controls.speed],
-                      layout=W.Layout(flex="0 1 40%", min_width="min(100%, 300px)"))
-        self.pane.graph.layout.flex = "1 1 0%"
+                      layout=W.Layout(flex=f"1 1 {WORDS_PX - 10}px", min_width=f"min(100%, {WORDS_PX - 10}px)"))
+        self.pane.graph.layout.flex = graph_flex(self.pane.width)
         self.children = [W.HBox([left, self.pane.graph], layout=W.Layout(width="100%", flex_flow="row wrap",
                                                                          align_items="flex-start")), self.legend]
 
