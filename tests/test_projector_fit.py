@@ -217,5 +217,5 @@ def test_the_loops_are_drawn_under_the_slider_and_their_focus_control_and_fit_th
     assert kids.index(e.focus.view) < kids.index(e.summary)
     shown = graphs(e)
     assert [off for _w, _h, off in shown] == [CHROME_PX + e.room()] * 2  # each scales to what the screen leaves
-    assert "tf.range · " in e.right.value  # the range and AutoGraph's length ops: one box, counted
-    assert label_px(shown, PROJECTOR) >= 15  # both side by side; focused, one graph: tests/browser/test_layout.py
+    assert ">tf.range</text>" in e.right.value and ">10 nodes</text>" in e.right.value  # one box, counted under
+    assert label_px(shown, PROJECTOR) >= 20  # both side by side; focused, one graph: tests/browser/test_layout.py

@@ -166,3 +166,21 @@ def test_a_compact_gradient_node_says_what_it_is_the_derivative_of():
     stacked = [t[0] for t in _labels(render.Frames(tr, theme=replace(render.get_theme("classroom"), compact=False))
                                      .svg(len(tr))).values()]
     assert "✓ ∂/∂x = 1.508" in compact and "✓ ∂/∂x = mul" in stacked
+
+
+def test_a_scopes_count_goes_under_its_name_when_asked_and_a_wrong_choice_is_said():
+    """08's while loop has cond, body and tf.range side by side in one rank: counts under their names made it
+    556 pt wide instead of 795; every other picture keeps one line."""
+    g = Graph("loop")
+    x = g.add("placeholder", name="x", kind="input")
+    for scope in ("cond", "body"):
+        x = g.add("add", [g.add("sin", [x], scope=scope)], scope=scope)
+    beside = _labels(render.Layout(g, theme="presenter", collapse=["cond", "body"]).svg())
+    under = _labels(render.Layout(g, theme="presenter", collapse=["cond", "body"], counts="under").svg())
+    assert beside["c0"] == ["cond · 2 nodes"] and under["c0"] == ["cond", "2 nodes"]
+    assert under["n0"] == beside["n0"] == ["x"]
+    with pytest.raises(ValueError) as info:
+        render.Layout(g, counts="below")
+    from course_lib.i18n import message_of
+    from course_lib.render.layout import BAD_COUNTS
+    assert message_of(info.value).msgid is BAD_COUNTS

@@ -143,7 +143,9 @@ class UnrollExplorer(CourseWidget):
         looped_graph = fold_range(_to_graph(cl))
         bodies = sorted({n.scope for n in looped_graph.nodes if "/" in n.scope})  # while/cond, while/body
         bodies += [RANGE] * any(n.scope == RANGE for n in looped_graph.nodes)
-        looped = render.Layout(looped_graph, prefix=f"{self._prefix}l", collapse=bodies, theme=self.theme)
+        # cond, body and tf.range side by side in one rank: their counts under their names (795 -> 556 pt wide)
+        looped = render.Layout(looped_graph, prefix=f"{self._prefix}l", collapse=bodies, theme=self.theme,
+                               counts="under")
         self.right.value = looped.svg(max_height=height)
         # the panes in proportion to their graphs: both drawn at one scale (a wide while loop beside a tall chain
         # had labels half the size of the chain's)

@@ -24,11 +24,13 @@ from .svg import INSTALL_HINT, arrow, curve, e, fallback_html, legend_parts, n, 
 from .theme import MARKS, Theme, edge_style, get_theme, node_style
 from .words import wrap
 
-__all__ = ["BAD_MAX_NODES", "BAD_PREFIX", "BAD_RANKDIR", "GRAD_ROOM", "NOT_A_GRAPH", "VALUE_ROOM", "Layout"]
+__all__ = ["BAD_COUNTS", "BAD_MAX_NODES", "BAD_PREFIX", "BAD_RANKDIR", "GRAD_ROOM", "NOT_A_GRAPH", "VALUE_ROOM",
+           "Layout"]
 
 NOT_A_GRAPH = N_("Layout needs a course_lib Graph, got {type}; use cl.to_graph(obj)")
 BAD_RANKDIR = N_("rankdir must be one of TB, LR, BT, RL")
 BAD_MAX_NODES = N_("max_nodes must be a whole number of boxes, like max_nodes=300; got {value!r}")
+BAD_COUNTS = N_("counts must be 'beside' (a collapsed scope's count after its name) or 'under'; got {value!r}")
 BAD_PREFIX = N_("prefix {prefix!r} must be a plain identifier (letters, digits, _ and -)")
 
 # room kept for a value line when values change under a slider: most 4-digit values fit ("-0.7539", "4.54e-05");
@@ -54,7 +56,8 @@ class Layout:
     ``reserve``: step states (mappings node id -> NodeState / status) the boxes must have room for, so labels that
     grow later (``▶`` marks, values, gradients) never need a new layout. ``room="value"`` / ``"value+grad"`` also
     reserves room for any scalar value (explorers whose values change with a slider). ``grad_nodes``: input node
-    id -> the node of its gradient (a trace's ``grad_nodes``), titled ``∂/∂x = …``.
+    id -> the node of its gradient (a trace's ``grad_nodes``), titled ``∂/∂x = …``. ``counts="under"``: a
+    collapsed scope's count on a line under its name (see :func:`.plan.plan`).
 
     >>> from course_lib.graph import Graph
     >>> g = Graph(); a = g.add("placeholder", name="a", kind="input"); b = g.add("exp", [a])
@@ -65,16 +68,19 @@ class Layout:
 
     def __init__(self, graph: Graph, *, theme: str | Theme | None = None, max_nodes: int = DEFAULT_MAX_NODES,
                  collapse: Any = None, prefix: str | None = None, reserve: Iterable[Any] | None = None,
-                 room: str = "", rankdir: str = "TB", grad_nodes: Mapping[int, int] | None = None) -> None:
+                 room: str = "", rankdir: str = "TB", grad_nodes: Mapping[int, int] | None = None,
+                 counts: str = "beside") -> None:
         if not isinstance(graph, Graph):
             raise TypeError(say(NOT_A_GRAPH, type=type(graph).__name__))
         if rankdir not in ("TB", "LR", "BT", "RL"):
             raise ValueError(say(BAD_RANKDIR))
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)):
             raise TypeError(say(BAD_MAX_NODES, value=max_nodes))
+        if counts not in ("beside", "under"):
+            raise ValueError(say(BAD_COUNTS, value=counts))
         self.graph = graph
         self.theme = get_theme(theme)
-        self.plan = plan(graph, max(1, int(max_nodes)), collapse, grad_nodes)
+        self.plan = plan(graph, max(1, int(max_nodes)), collapse, grad_nodes, counts == "under")
         self.prefix = prefix or structure_prefix(graph)
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_\-]*", self.prefix):
             raise ValueError(say(BAD_PREFIX, prefix=self.prefix))

@@ -49,6 +49,7 @@ class Item:
     gradient: bool = False
     output: bool = False
     short: str = ""  # the title a compact label uses when it differs ("∂/∂x" for "∂/∂x = mul")
+    stacked: bool = False  # a compact label keeps the title's lines (a collapsed scope's count under its name)
 
 
 @dataclass
@@ -212,14 +213,19 @@ def _edges(nodes: list[Node], key_of: dict[int, str]) -> list[tuple[str, str, bo
     return [(s, d, g) for (s, d), g in edges.items()]
 
 
-def plan(graph: Graph, max_nodes: int, collapse: Any, grad_nodes: Mapping[int, int] | None = None) -> Plan:
+def plan(graph: Graph, max_nodes: int, collapse: Any, grad_nodes: Mapping[int, int] | None = None,
+         counts_under: bool = False) -> Plan:
     """Decide the boxes: collapse scopes (explicit, by size, or automatically past ``max_nodes``), then cap.
 
     ``grad_nodes``: input node id -> the node computing the gradient with respect to it (a trace's
     ``grad_nodes``); that node's title says so (``∂/∂x = mul``).
+    ``counts_under``: a collapsed scope's count goes under its name even in a compact label (a picture whose
+    scopes sit side by side in one rank, 08's while loop, is narrower so).
     """
     chosen = _collapsed(graph.nodes, max_nodes, collapse)
     items, key_of = _boxes(graph, chosen, grad_nodes)
+    for item in items:
+        item.stacked = counts_under and item.kind == "group"
     note = _collapsed_note(chosen)
     hidden = 0
     if len(items) > max_nodes:
@@ -317,7 +323,7 @@ def lines(item: Item, status: str, value: Any, grad: Any, compact: bool = False)
     (('✓ mul', '= 6'), ('✓ mul = 6', 'grad = 2'))
     """
     title = item.title.split("\n")
-    if compact:  # "∂/∂x = 1.508": which op computes it is in the tooltip
+    if compact and not item.stacked:  # "∂/∂x = 1.508": which op computes it is in the tooltip
         title = [item.short or " · ".join(title)]
     out = [MARKS.get(status, "") + title[0], *title[1:]]
     if item.kind != "group" and status in ("running", "done"):

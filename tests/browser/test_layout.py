@@ -75,12 +75,12 @@ IN_VIEW = {"padding": 1}
 #: Widget kinds whose graph labels are measured below the projector's target (24 px with one graph, 20 px with
 #: two; issue 26 is open for them). Strict: the day one reaches it its test fails until it is taken off this list,
 #: so the list can only shrink with evidence.
-SMALL_LABELS = {"batching", "unroll"}
+SMALL_LABELS = {"batching"}
 #: the two-graph kinds: each must have a focus control (Show: both | one graph enlarged, the other a thumbnail,
 #: course_lib/widgets/focus.py) that enlarges each graph to 24 px; those in NO_FOCUS do not yet (strict xfail: the
 #: day they do, the kind comes off the list)
 FOCUS = ["side_by_side", "expression", "control_flow", "padding", "unroll"]
-NO_FOCUS = {"unroll"}  # its tf.range graph enlarged: 20.5 px
+NO_FOCUS: set[str] = set()
 #: kinds whose labels are below 12 px on the laptop (strict, as above)
 SMALL_ON_LAPTOP: set[str] = set()
 #: (screen, kind) whose widget has a box scrolling sideways (strict, as above); none since a child of width 100%
