@@ -75,7 +75,7 @@ IN_VIEW = {"padding": 1}
 #: Widget kinds whose graph labels are measured below the projector's target (24 px with one graph, 20 px with
 #: two; issue 26 is open for them). Strict: the day one reaches it its test fails until it is taken off this list,
 #: so the list can only shrink with evidence.
-SMALL_LABELS = {"batching"}
+SMALL_LABELS: set[str] = set()
 #: the two-graph kinds: each must have a focus control (Show: both | one graph enlarged, the other a thumbnail,
 #: course_lib/widgets/focus.py) that enlarges each graph to 24 px; those in NO_FOCUS do not yet (strict xfail: the
 #: day they do, the kind comes off the list)
