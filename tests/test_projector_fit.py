@@ -148,9 +148,11 @@ def test_the_control_flow_summary_comes_under_the_graphs():
 def test_the_tree_shows_words_without_their_vectors_and_says_so():
     t = tree_widgets.TreeExplorer("((the cat) (sat (on (the mat))))", theme="presenter")
     assert "✓ the₁<" in t.picture.value and "[-" not in t.picture.value
-    assert "words' vectors" in t.summary.value and t.view_graph.nodes[0].value is not None  # the view keeps them
+    assert "words' vectors" in t.view_note.value and t.view_graph.nodes[0].value is not None  # the view keeps them
+    kids = list(t.children)
+    assert kids.index(t.view_note) == kids.index(t.picture) + 1  # said under the tree: it starts higher
     t.view.value = tree_widgets.VIEWS[1]
-    assert "[-" in t.picture.value and "words' vectors" not in t.summary.value
+    assert "[-" in t.picture.value and "words' vectors" not in t.view_note.value
 
 
 def test_the_padded_graph_folds_its_middle_steps_and_counts_them():

@@ -49,9 +49,9 @@ def test_an_unknown_view_is_said_and_the_first_view_drawn() -> None:
 
 def test_tree_explorer_views() -> None:
     e = tree_widgets.TreeExplorer("((the cat) sat)")
-    assert "left out of this view" in e.summary.value
+    assert "left out of this view" in e.view_note.value and "left out" not in e.summary.value  # under the tree
     e.view.value = tree_widgets.VIEWS[1]
-    assert "left out" not in e.summary.value
+    assert "left out" not in e.view_note.value
     assert [n.name for n in e.view_graph.nodes if n.kind == "variable"] == ["W_L", "W_R"]
 
 

@@ -105,10 +105,11 @@ class TreeExplorer(CourseWidget):
                            "Python.") + "</div>")
         self.summary = W.HTML("")
         self.picture = W.HTML("", layout=W.Layout(min_height="320px", width="auto"))
+        self.view_note = W.HTML("")  # what this view leaves out: under the tree, which it explains
         # the box and the view switch on one band, what each style did, the tree, then the help under it: the tree
-        # starts higher and stays on the screen whole
+        # starts higher and stays on the screen whole (in French too: the view's note above it took two more lines)
         self.children = [W.HBox([self.text, self.view], layout=W.Layout(flex_flow="row wrap", align_items="center")),
-                         self.message, self.summary, self.picture, help_]
+                         self.message, self.summary, self.picture, self.view_note, help_]
         self.text.observe(self._on_text, "value")
         self.view.observe(self._on_view, "value")
         self.set_text(text)
@@ -195,8 +196,9 @@ class TreeExplorer(CourseWidget):
             ops=say(Plural("{n} op recorded", "{n} ops recorded"), n=ops), height=height)
         then_run = _("<b>Define-then-run</b>: {static}. Graphs built so far: <b>{built}</b>, one per distinct shape "
                      "typed.").format(static=static, built=self.cache.graphs_built)
-        self.summary.value = (f'<div style="font-size:{self.sizes.ui}px;line-height:1.5">{by_run}{hidden}<br>'
+        self.summary.value = (f'<div style="font-size:{self.sizes.ui}px;line-height:1.5">{by_run}<br>'
                               f"{then_run}</div>")
+        self.view_note.value = f'<div style="font-size:{self.sizes.ui}px">{hidden.strip()}</div>' if hidden else ""
 
 
 #: px of the batching explorer above its picture: three sliders and the two-line key

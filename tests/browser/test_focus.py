@@ -198,4 +198,7 @@ def test_the_backward_pass_unfolds_the_gradient_nodes_by_itself(projector, artif
     end = graphs_now(projector, artifacts, "step22")
     assert said(projector, STEP, k=22, n=22) in [s["text"] for s in end["steps"]], end["steps"]
     assert end["graphs"][0]["nodes"] == 11, end["graphs"]  # every gradient node, each with its value
+    for m in (mid, end):  # what the step did stays on screen with the graphs, mid-way and at the end too
+        assert all(s["bottom"] <= m["vh"] for s in m["steps"]), m["steps"]
+        assert all(g["bottom"] <= m["vh"] and g["px"] >= MIN_BOTH_PX for g in m["graphs"]), m["graphs"]
     handle.press("Home")
