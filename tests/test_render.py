@@ -267,7 +267,7 @@ def test_layout_happens_once_per_structure(monkeypatch):
         raise RuntimeError("layout again!")
 
     monkeypatch.setattr(render.engines, "ENGINES", (("boom", boom),))
-    lay = render.Layout(g, reserve=[None])
+    lay = render.Layout(g)  # the same structure and the same room: laid out once
     assert lay.ok and calls == []
     values = {n.id: float(n.id) for n in g.nodes}
     assert render.node_boxes(lay.svg(values=values)) == render.node_boxes(lay.svg())

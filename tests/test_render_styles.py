@@ -184,3 +184,17 @@ def test_a_scopes_count_goes_under_its_name_when_asked_and_a_wrong_choice_is_sai
     from course_lib.i18n import message_of
     from course_lib.render.layout import BAD_COUNTS
     assert message_of(info.value).msgid is BAD_COUNTS
+
+
+def test_a_picture_drawn_in_its_given_states_keeps_no_room_for_a_mark_it_never_shows():
+    """A still picture (to_svg, cl.draw) and a stepper's frames (whose states hold the running ones) are drawn in
+    the states they were given: the room for "▶ " was 25 pt a box (07's batch of trees 832 -> 654 pt wide). A
+    layout told no states may be drawn in any, and keeps it."""
+    g = Graph("still")
+    g.add("placeholder", name="a", kind="input")
+    still = render.Layout(g, reserve=[None], theme="presenter").geometry.nodes["n0"][2]
+    anything = render.Layout(g, theme="presenter").geometry.nodes["n0"][2]
+    assert anything - still > 15
+    tr = trace.record(programs.affine_sin, "define-by-run", {"x": 3.0, "w": 2.0})
+    frames = render.Frames(tr, theme="presenter")
+    assert any(lines[0].startswith("▶ ") for lines in frames.layout.labels.values())  # its running states

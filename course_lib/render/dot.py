@@ -23,7 +23,7 @@ CHAIN_WEIGHT = 3  # Graphviz's edge weight (1 by default) between two operations
 #: (x, y) inches of room around a label, classroom and compact (the presenter theme's one-line labels)
 MARGIN = {False: "0.12,0.05", True: "0.05,0.025"}
 #: an input's parallelogram is laid out as a box with side margins wide enough for its slant (svg.shape's cap)
-INPUT_MARGIN = {False: "0.3,0.05", True: "0.15,0.025"}
+INPUT_MARGIN = {False: "0.3,0.05", True: "0.11,0.025"}
 
 States = Mapping[str, tuple[str, tuple[str, ...]]]
 
@@ -155,6 +155,8 @@ def body(p: Plan, t: Theme, prefix: str, labels: Mapping[str, Sequence[str]], st
     """DOT statements (graphviz.Digraph ``body`` lines). ``states`` None: layout only (shapes, sizes)."""
     n_attrs = {"fontname": t.fontname, "fontsize": t.fontsize, "penwidth": t.penwidth, "margin": MARGIN[t.compact],
                "height": 0.3 if t.compact else 0.4}
+    if t.compact:  # Graphviz's least width (0.75 in) drew an input "a" 54 pt wide: 07's batch of trees
+        n_attrs["width"] = 0.3
     out = [
         f"\tgraph {attrs(_graph_attrs(p, t, prefix, rankdir))}\n",
         f"\tnode {attrs(n_attrs)}\n",

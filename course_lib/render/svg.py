@@ -60,8 +60,8 @@ def shape(kind: str, cx: float, cy: float, w: float, h: float, compact: bool = F
     if kind == "op":
         return f'<ellipse cx="{n(cx)}" cy="{n(cy)}" rx="{n(w / 2)}" ry="{n(h / 2)}"'
     if kind == "input":  # laid out as a box with wide margins (see dot._node_line): the skew fits in them
-        # at most the side margin (0.3in = 21.6pt, compact 0.15in = 10.8pt): text never crosses the slant
-        s = min(0.5 * h, 0.25 * w, 10.5 if compact else 20.0)
+        # at most the side margin (0.3in = 21.6pt, compact 0.11in = 7.9pt): text never crosses the slant
+        s = min(0.5 * h, 0.25 * w, 7.5 if compact else 20.0)
         pts = [(L + s, T), (R, T), (R - s, B), (L, B)]
         return '<polygon points="' + " ".join(f"{n(x)},{n(y)}" for x, y in pts) + '"'
     if kind == "variable":

@@ -81,7 +81,7 @@ THEMES: dict[str, Theme] = {
         stroke="#000000", defined_stroke="#222222", defined_text="#000000", dash="9,5", running_fill="#E69F00",
         done_fill="#56B4E9", gradient="#D55E00", gradient_fill="#F0A878", edge="#000000", edge_defined="#555555",
         edge_running="#A86A00", cluster_fill="#EEEEEE", cluster_stroke="#555555", cluster_text="#000000",
-        nodesep=0.15, ranksep=0.18,  # tight: a projector has few pixels to spare in height
+        nodesep=0.12, ranksep=0.18,  # tight: a projector has few pixels to spare in height
     ),
 }
 _theme: Theme = THEMES["classroom"]
