@@ -96,7 +96,7 @@ WIDGETS = {
                              "stratégie", "pas de cellule exécutés", "graphes nécessaires", "Longueurs des phrases",
                              "Définir puis exécuter\u00a0: UN graphe de", "sur du remplissage", "% perdus",
                              "regroupement par longueur en 2 groupes", "Chaque boîte est un pas de temps"]),
-    "session": (session_fr, ["demander", "ajouter un nœud", "recommencer", "alimenter x", "la seule entrée (alimenter)",
+    "session": (session_fr, ["demander", "ajouter un nœud", "recommencer", "alimenter x", "seule entrée (alimenter)",
                              "compilations jusqu'ici", "nœuds", "(figé)", "le graphe est figé", "Le plan compilé",
                              "élagués", "constantes repliées", "doublons fusionnés", "immuable"]),
     "tree": (tree_fr, ["arbre\u00a0:", "dessin\u00a0:", "une boîte par cellule", "toutes les opérations", "p. ex.",

@@ -96,10 +96,7 @@ IN_VIEW = {"padding": 1}
 #: lesson -> projector targets some of its widgets miss today (issue 26 is open for them): "labels", "words",
 #: "fits", "spills", "scrollbar". Strict: a lesson whose widgets all meet a listed target fails until the target
 #: comes off its list, so the lists only shrink with evidence.
-SHORT = {
-    "02_define_then_run_tensorflow": {"labels"},
-    "07_recursive_networks": {"labels"},
-}
+SHORT: dict[str, set[str]] = {}
 
 
 def kind_of(source: str) -> str:
