@@ -21,9 +21,9 @@ __all__ = ["BIG_CLUSTER", "CHAIN_WEIGHT", "INPUT_MARGIN", "MARGIN", "attrs", "bo
 BIG_CLUSTER = 30  # boxes in one scope; above it the whole graph is ranked at once (see _graph_attrs)
 CHAIN_WEIGHT = 3  # Graphviz's edge weight (1 by default) between two operations
 #: (x, y) inches of room around a label, classroom and compact (the presenter theme's one-line labels)
-MARGIN = {False: "0.12,0.05", True: "0.05,0.025"}
+MARGIN = {False: "0.12,0.05", True: "0.05,0.01"}
 #: an input's parallelogram is laid out as a box with side margins wide enough for its slant (svg.shape's cap)
-INPUT_MARGIN = {False: "0.3,0.05", True: "0.11,0.025"}
+INPUT_MARGIN = {False: "0.3,0.05", True: "0.11,0.01"}
 
 States = Mapping[str, tuple[str, tuple[str, ...]]]
 

@@ -49,12 +49,13 @@ def graph_room(sizes: Sizes, words_on_screen: bool, heading: str = "", titles: t
     >>> from course_lib import render
     >>> presenter, classroom = (Sizes.of(render.get_theme(t)) for t in ("presenter", "classroom"))
     >>> graph_room(presenter, True, "f: a heading", ("A title",)), graph_room(classroom, False, "f: a heading")
-    (231, 122)
+    (235, 122)
     """
     above = lines_px(sizes.heading, text_lines(heading, sizes.heading)) + ROW_PX + TOGGLE_ROW_PX
     above += lines_px(sizes.title, max((text_lines(t, sizes.title, PAGE_PX // 2) for t in titles), default=1))
     # the badge's border and padding, then 2.6em of event (text_html's min-height) and its margins
-    under = lines_px(sizes.ui) + 6 + math.ceil(2.6 * sizes.ui) + 4 if words_on_screen else 0
+    # (+4 px: the French badge line ended 2.5 px past a 720 px screen)
+    under = lines_px(sizes.ui) + 6 + math.ceil(2.6 * sizes.ui) + 8 if words_on_screen else 0
     return above + under
 
 

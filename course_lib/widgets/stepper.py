@@ -187,8 +187,10 @@ class Pane:
         self.picture: Any = self.graph
         if self.folded is not None:
             self.picture = W.Stack([self.folded, self.graph], selected_index=0, layout=W.Layout(min_width="0"))
-        drawn = self.folded_frames or self.frames  # what the pane shows first
-        self.width = drawn.layout.width if drawn.layout.ok else None  # its natural width, pt
+        # its natural width, pt: the widest it is drawn (unfolded, at the backward pass), so that side by side the
+        # unfolded graph is not squeezed into the folded one's share (19.7 px at 1280x720, 22.7 with this)
+        widths = [f.layout.width for f in (self.frames, self.folded_frames) if f is not None and f.layout.ok]
+        self.width = max(widths) if widths else None
         self.links: list[Any] = []  # the browser-side links to a slider (SteppingWidget.follow), kept while it lives
 
     @property

@@ -61,8 +61,7 @@ MIN_LABEL_PX, MIN_LABEL_BOTH_PX, MIN_WORDS_PX = 24, 20, 20
 #: only shrink with evidence. 02's stepper: 19.7 px, its define-then-run graph with the gradient block unfolded is
 #: wide and the stepper gives it the right-hand column only; 08's unroll explorer: 16.0 px, the tf.range graph is one
 #: wide row beside the unrolled chain, with no focus control to enlarge one.
-SLIDE_SMALL_LABELS: set[tuple[str, str]] = {("02_define_then_run_tensorflow", "Stepper"),
-                                            ("08_where_we_are_today", "UnrollExplorer")}
+SLIDE_SMALL_LABELS: set[tuple[str, str]] = set()
 
 # In the page: each widget output (in page order) and what it shows.
 WIDGET_OUTPUTS = """() => [...document.querySelectorAll('.jupyter-widgets.jp-OutputArea-output')].map(o => ({
