@@ -84,8 +84,8 @@ def test_each_lesson_runs_once_and_every_french_word_list_names_a_lesson():
     assert all((ROOT / rel).exists() for rel in RUNS), [rel for rel in RUNS if not (ROOT / rel).exists()]
 
 
-#: widget kind <- the constructor its cell calls (the first found, in this order); "progress" and "ipywidgets" are
-#: not course widgets (a measurement's progress bar, a lesson's own text box): measured, held to no target
+#: widget kind <- the constructor its cell calls (the first found, in this order); a "progress" bar (a measurement's)
+#: is held to the words' target only; "ipywidgets" (a lesson's own text box) is measured, held to no target
 KINDS = [("SideBySide", "side_by_side"), ("Stepper", "stepper"), ("ExpressionExplorer", "expression"),
          ("ControlFlowExplorer", "control_flow"), ("SessionExplorer", "session"), ("CompileExplorer", "compile"),
          ("PaddingExplorer", "padding"), ("TreeExplorer", "tree"), ("BatchingExplorer", "batching"),
@@ -114,9 +114,13 @@ def kind_of(source: str) -> str:
 
 def projector_problems(m: dict[str, Any], kind: str) -> dict[str, str]:
     """Issue 26's projector targets this measured widget misses: target -> what was measured (empty: all met)."""
-    if kind in ("progress", "ipywidgets", "other"):
+    if kind in ("ipywidgets", "other"):
         return {}
     out = {}
+    if kind == "progress":  # a measurement's bar: no graph, its words at the theme's size
+        if m["min_words"] is None or m["min_words"] < MIN_WORDS:
+            out["words"] = f"smallest words {m['courseWords']}"
+        return out
     if m["shown"] and m["min_label"] < label_target(m["shown"]):
         out["labels"] = (f"smallest label {m['min_label']:.1f} px < {label_target(m['shown'])} px "
                          f"with {m['shown']} graph(s) shown")
@@ -146,7 +150,8 @@ def test_kind_of_and_the_targets_see_what_they_are_given():
     assert projector_problems({**ok, "pictures": [graph, low]}, "padding") == {}  # its grid is what must fit
     assert set(projector_problems({**ok, "scrolls": [{"box": "div", "over": 4, "by": []}]}, "tree")) == {"scrollbar"}
     assert set(projector_problems({**ok, "min_words": 13.0}, "tree")) == {"words"}
-    assert projector_problems({**ok, "min_words": None}, "progress") == {}
+    assert projector_problems({**ok, "shown": 0, "graphs": [], "pictures": []}, "progress") == {}
+    assert set(projector_problems({**ok, "min_words": 13.0}, "progress")) == {"words"}
 
 
 def test_the_label_table_prints_every_measured_widget(tmp_path):

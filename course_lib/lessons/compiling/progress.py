@@ -49,9 +49,17 @@ class Progress:
             return self
         if W is None or get_ipython() is None:
             return self
+        from ... import render
+        from ...widgets.base import Sizes
+        from ...widgets.sizing import widget_css
+
         self._bar = W.IntProgress(value=0, min=0, max=self.total, description=self.label,
                                   style={"description_width": "initial"}, layout=W.Layout(width="min(100%, 560px)"))
-        display(self._bar)
+        # its words at the theme's size, as every course widget's (13 px, JupyterLab's, on a projector before)
+        sizes = Sizes.of(render.get_theme())
+        self.view = W.HBox([self._bar, W.HTML(widget_css(sizes), layout=W.Layout(display="none"))])
+        self.view.add_class(f"course-ui-{sizes.ui}")
+        display(self.view)
         return self
 
     def tick(self, what: str | None = None) -> None:
