@@ -71,6 +71,9 @@ class Theme:
     #: laptop too (03's chain of 9 rounds: 942 pt tall stacked, 559 pt compact). False: the stacked labels
     #: ("✓ mul" / "= 6" in an ellipse) the course drew before issue 26
     compact: bool = True
+    #: two-graph widgets draw define-then-run's gradient nodes as one box until asked (or until the backward pass):
+    #: on a projector two full graphs side by side leave labels too small to read
+    fold_gradients: bool = False
 
 
 THEMES: dict[str, Theme] = {
@@ -82,6 +85,7 @@ THEMES: dict[str, Theme] = {
         done_fill="#56B4E9", gradient="#D55E00", gradient_fill="#F0A878", edge="#000000", edge_defined="#555555",
         edge_running="#A86A00", cluster_fill="#EEEEEE", cluster_stroke="#555555", cluster_text="#000000",
         nodesep=0.12, ranksep=0.18,  # tight: a projector has few pixels to spare in height
+        fold_gradients=True,
     ),
 }
 _theme: Theme = THEMES["classroom"]

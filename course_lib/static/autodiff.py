@@ -25,7 +25,10 @@ from .. import ops as _ops
 from ..i18n import N_, say
 from .build import Graph, Tensor, apply, as_tensor, cond, constant
 
-__all__ = ["SYMBOLIC", "gradients"]
+__all__ = ["SCOPE", "SYMBOLIC", "gradients"]
+
+#: the name scope gradients() builds in (TensorFlow 1's tf.gradients: name="gradients"), what a drawing folds
+SCOPE = "gradients"
 
 # ---------------------------------------------------------------------- messages (English ids, see course_lib.i18n)
 NO_SUCH_OP = N_("no op {name!r} in course_lib.ops.OPS")
@@ -77,7 +80,7 @@ def gradients(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
         seeds = [as_tensor(s, graph) for s in ([grad_ys] if isinstance(grad_ys, Tensor) else grad_ys)]
         if len(seeds) != len(ys):
             raise ValueError(say(SEEDS_PER_OUTPUT, seeds=len(seeds), ys=len(ys)))
-    with graph.name_scope("gradients"), graph.building_gradients():
+    with graph.name_scope(SCOPE), graph.building_gradients():
         return _backprop(graph, ys, xs, seeds)
 
 

@@ -28,6 +28,7 @@ from .focus import Focus, Shown
 from .html import esc
 from .inputs import INPUTS_UNREADABLE, read_number, read_range, read_slider, shown, value_words
 from .sizing import PAGE_PX, ROW_PX, TOGGLE_ROW_PX, fit_height, lines_px, share_width, text_lines
+from .stepper import GRADIENT_SCOPE, foldable
 
 __all__ = ["ControlFlowExplorer", "ExpressionExplorer", "draw_final", "finite_note", "first_undefined", "named_slider"]
 
@@ -55,7 +56,7 @@ def draw_final(trace: tr.Trace, theme: render.Theme, prefix: str, room: str,
     """A finished trace drawn at a stable position, and its natural width (pt). Room is reserved for any scalar
     value (and gradient), so moving a slider (new values, same structure) reuses the layout: nothing moves.
     ``max_height``: the CSS height the drawing scales down to (what the screen has left under the controls);
-    ``collapse``: scopes drawn as one box each (``render.Layout``'s, e.g. ``[GRADIENTS]``); ``seen``: the same
+    ``collapse``: scopes drawn as one box each (``render.Layout``'s, e.g. ``[GRADIENT_SCOPE]``); ``seen``: the same
     program recorded at other slider positions: those of the same graph reserve room for exactly their labels
     instead of the generic room (`= -0.00000` on every box made 04's define-then-run graph a third wider), so a
     value never seen may still move a box, never cross it."""
@@ -134,11 +135,6 @@ def first_undefined(trace: tr.Trace) -> str:
 
 STYLES = tr.STYLES  # the left pane's, the right pane's
 SAMPLES = 13  # inputs across a control-flow slider's range recorded once, for the room their labels need
-#: the name scope define-then-run's gradients() puts its nodes in (TensorFlow 1's tf.gradients: name="gradients")
-GRADIENTS = "gradients"
-#: themes whose explorers fold define-then-run's gradient nodes into one box at first: on a projector two full
-#: graphs side by side leave labels too small to read (the box says how many nodes it holds; a check box unfolds)
-FOLDED_IN = ("presenter",)
 
 
 class _TwoGraphs(CourseWidget):
@@ -157,7 +153,7 @@ class _TwoGraphs(CourseWidget):
         self.graphs = self.focus.view
         self.left, self.right = self.focus.view.children[0].children  # side by side: sized by share_width
         # define-then-run's gradient nodes, one box or each drawn: the lesson is that they are nodes of the graph
-        self.unfold = W.Checkbox(value=self.theme.name not in FOLDED_IN, description=_("show every gradient node"),
+        self.unfold = W.Checkbox(value=not self.theme.fold_gradients, description=_("show every gradient node"),
                                  indent=False, layout=W.Layout(width="auto"))
         self.unfold.observe(self._on_unfold, "value")
 
@@ -202,9 +198,8 @@ class _TwoGraphs(CourseWidget):
             try:
                 if isinstance(rec, Exception):
                     raise rec
-                fold = [GRADIENTS] if style == STYLES[0] and backward and not self.unfold.value else None
-                if fold and not any(n.scope.split("/")[0] == GRADIENTS for n in rec.graph.nodes):
-                    fold = None  # nothing to fold: no "gradients" scope (no variable, or the program failed early)
+                # nothing to fold without a "gradients" scope (no variable, or the program failed early)
+                fold = [GRADIENT_SCOPE] if style == STYLES[0] and not self.unfold.value and foldable(rec) else None
                 view.value, width = quietly(draw_final, rec, self.theme, f"{tag}{self._uid}{side}{'f' * bool(fold)}",
                                             room, height, fold, (seen or {}).get(style, ()))
             except Exception as exc:  # noqa: BLE001 - its error in its own pane, the other pane still drawn

@@ -98,7 +98,7 @@ class SideBySide(SteppingWidget):
             return
         problems = self._record(program, names, inputs, backward)
         controls = self.start_clock(max((len(x) for x in self.traces.values()), default=0), interval)
-        fold = self.theme.name == "presenter" if fold is None else bool(fold)
+        fold = self.theme.fold_gradients if fold is None else bool(fold)
         heading = _("{name}: the same program, stepped both ways on one clock")
         self.focus = Focus(self._panes(problems, max_bytes, fold, heading.replace("{name}", self.name, 1)),
                            self.sizes)

@@ -14,6 +14,7 @@ from typing import Any
 from .. import render
 from ..i18n import N_, number, say
 from ..i18n import gettext as _
+from ..static.autodiff import SCOPE as GRADIENT_SCOPE
 from ..trace import Trace
 from .base import Sizes
 from .base import ipywidgets as W
@@ -96,10 +97,6 @@ def graph_at(tr: Trace, frames: render.Frames, step: int, theme: render.Theme) -
     return f'<div class="course-ghost" style="opacity:0.3">{ghost}</div>'
 
 
-#: the scope the static engine's ``gradients()`` puts its nodes in (``static.autodiff``): what a pane can fold
-GRADIENT_SCOPE = "gradients"
-
-
 def foldable(tr: Trace) -> bool:
     """Whether a trace's gradient nodes can be drawn as one folded box: two or more, all in :data:`GRADIENT_SCOPE`
     (a define-then-run trace with a backward pass; define-by-run gradients are values on the nodes, not nodes).
@@ -162,7 +159,6 @@ class Pane:
         text_height = f"{int(5 * sz.ui * 1.25 + src_lines * 1.3 * sz.mono)}px"
         self.folded: Any = None
         if self.in_browser:
-            # one layout and one style for all the frames of a view: each is a model saved with the notebook
             # a frame fills its Stack's row (flex, never width:100%: with ipywidgets' 2 px margins that overflowed
             # the Stack by 4 px, which then showed a scrollbar of its own); one layout and one style for all the
             # frames of a view (the first frame's): each is a model saved with the notebook
