@@ -27,6 +27,8 @@ True
 from __future__ import annotations
 
 import functools
+import html
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,7 +51,7 @@ else:
     IMPORT_ERROR = None
 
 __all__ = ["MESSAGE_KINDS", "NO_IPYWIDGETS", "CourseWidget", "Sizes", "guarded", "ipywidgets", "message_html",
-           "quietly", "said_ids"]
+           "quietly", "said_ids", "tooltip_words", "with_tooltips"]
 
 NO_IPYWIDGETS = N_("{what} need ipywidgets 8: pip install 'ipywidgets>=8' ({error})")
 
@@ -152,6 +154,38 @@ def quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
 
 
+def tooltip_words(control: Any) -> str:
+    """What a control's tooltip says when it has none of its own: its words (its description, as plain text, without
+    the colon that ends a name put before a field), or nothing for a control without words.
+
+    >>> tooltip_words(type("C", (), {"description": "draw:"})()), tooltip_words(object())
+    ('draw', '')
+    """
+    words = getattr(control, "description", "") or ""
+    if getattr(control, "description_allow_html", False):
+        words = html.unescape(re.sub(r"<[^>]*>", "", words))
+    return re.sub(r"[\s\u00a0]*:$", "", words.strip())
+
+
+def with_tooltips(widget: Any) -> None:
+    """Give every control under ``widget`` a tooltip that says something, now and whenever a box's children change.
+
+    ipywidgets 8.1 leaves ``tooltip`` None by default, and its front end writes it into an HTML ``title`` as it
+    is: a described control's label (``label.title = tooltip`` in ``DescriptionView.updateTooltip``: sliders, text
+    boxes, dropdowns, check boxes, toggle buttons) and a ``ToggleButton`` (``setAttribute("title", tooltip)``)
+    show the tooltip "null" on hover. A control with a tooltip of its own keeps it; the others get their words
+    (:func:`tooltip_words`, "" for one without words: no tooltip at all).
+    """
+    if isinstance(widget, ipywidgets.Box):
+        if not getattr(widget, "_course_tooltips", False):  # observed once, however often the walk comes by
+            widget._course_tooltips = True
+            widget.observe(lambda change: [with_tooltips(kid) for kid in change["new"]], "children")
+        for kid in widget.children:
+            with_tooltips(kid)
+    elif isinstance(widget, ipywidgets.DOMWidget) and widget.tooltip is None:
+        widget.tooltip = tooltip_words(widget)
+
+
 class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # type: ignore[misc]
     """A column of controls and pictures with a theme, its text sizes and an inline message box.
 
@@ -177,6 +211,7 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
         self.add_class(f"course-ui-{self.sizes.ui}")
         self.sheet = w.HTML(widget_css(self.sizes), layout=w.Layout(display="none"))
         self.observe(self._keep_sheet, "children")
+        with_tooltips(self)  # no control of the widget shows the tooltip "null" (its children, set later, too)
 
     def _keep_sheet(self, change: Any) -> None:
         """Keep the style sheet among the children whatever a subclass sets them to (last, hidden)."""

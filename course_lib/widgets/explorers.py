@@ -250,7 +250,8 @@ class ExpressionExplorer(_TwoGraphs):
             self._start_values[str(k)] = float(got)
         self.expression: Any = None
         self.sliders: dict[str, Any] = {}
-        self.text = W.Text(value="", description="f =", continuous_update=False,
+        self.text = W.Text(value="", description="f =", tooltip=_("the expression to draw: type it, then press Enter"),
+                           continuous_update=False,
                            placeholder=_("e.g. {example}").format(example="sin(x*w + 1)"),
                            layout=W.Layout(width="min(100%, 640px)", height="40px"),
                            style={"description_width": "2.8em", "font_size": f"{self.sizes.heading}px"})

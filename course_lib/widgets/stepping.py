@@ -68,13 +68,14 @@ class Controls:
         self.play = W.Play(value=0, min=0, max=max(steps, 0), step=1, interval=interval, show_repeat=False,
                            description=_("Play"), tooltip=_("Play / pause the steps"), layout=W.Layout(height="40px"))
         self.slider = W.IntSlider(value=0, min=0, max=max(steps, 0), step=1, description=_("Step"),
+                                  tooltip=_("the step shown: drag it, or use the arrow keys"),
                                   continuous_update=True, readout=True,
                                   layout=W.Layout(width="min(100%, 340px)", height="40px"),
                                   style={"description_width": "3.5em"})
         self.prev = W.Button(description=_("◀ Previous"), tooltip=_("one step back"), layout=big, style=bstyle)
         self.next = W.Button(description=_("Next ▶"), tooltip=_("one step forward"), layout=big, style=bstyle)
         self.speed = W.IntSlider(value=interval, min=SPEED_MIN, max=SPEED_MAX, step=SPEED_STEP,
-                                 description=_("ms per step"),
+                                 description=_("ms per step"), tooltip=_("the pause between two steps while playing"),
                                  layout=W.Layout(width="min(100%, 300px)", height="40px"),
                                  style={"description_width": "initial"})  # its words, in any language
         self.links = [W.jslink((self.play, "value"), (self.slider, "value")),  # in the browser: no kernel needed

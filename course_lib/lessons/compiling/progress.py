@@ -50,7 +50,7 @@ class Progress:
         if W is None or get_ipython() is None:
             return self
         from ... import render
-        from ...widgets.base import Sizes
+        from ...widgets.base import Sizes, with_tooltips
         from ...widgets.sizing import widget_css
 
         self._bar = W.IntProgress(value=0, min=0, max=self.total, description=self.label,
@@ -59,6 +59,7 @@ class Progress:
         sizes = Sizes.of(render.get_theme())
         self.view = W.HBox([self._bar, W.HTML(widget_css(sizes), layout=W.Layout(display="none"))])
         self.view.add_class(f"course-ui-{sizes.ui}")
+        with_tooltips(self.view)  # the bar's words on hover, not "null"
         display(self.view)
         return self
 
