@@ -19,8 +19,8 @@ from .graph import CycleError, Graph, Node
 from .i18n import N_, number, say, set_language  # stdlib only: cl.set_language("fr"), cl.number(0.5) in a notebook
 from .i18n import gettext as _
 
-__all__ = ["CycleError", "Graph", "Node", "draw", "graph", "number", "present", "say", "set_language", "set_theme",
-           "show", "to_graph"]
+__all__ = ["CycleError", "Graph", "Node", "describe", "draw", "graph", "number", "present", "say", "set_language",
+           "set_theme", "show", "to_graph"]
 __version__ = "0.1.0"
 
 
@@ -93,6 +93,30 @@ def show(obj: Any, **options: Any):  # -> course_lib.render.Figure
 
     convert = {k: options.pop(k) for k in _CONVERT_OPTIONS if k in options}
     return render.Figure(to_graph(obj, **convert), **options)
+
+
+def describe(obj: Any, step: int | None = None, **options: Any) -> None:
+    """Print what a screen reader is given for the drawing of ``obj``: its name (title, boxes and arrows, their
+    states), then a walk of the graph in topological order ("x and w feed mul = 6; ..."), summarized for a large
+    graph. ``obj``: anything :func:`draw` takes, or a trace (``trace.record(...)``) shown at ``step`` (default: its
+    last). Options as :func:`draw` (``max_nodes``, ``collapse``, ``state``, ``values``).
+
+    >>> from course_lib import dynamic as dy
+    >>> describe(dy.sin(dy.Tensor(1.0, requires_grad=True)))
+    Graph define-by-run: 2 boxes, 1 arrow.
+    x = 1 (input). x feeds sin = 0.8415 (output).
+    """
+    from .render import speech
+    from .trace import Trace, style_name
+
+    if isinstance(obj, Trace):
+        k = len(obj) if step is None else min(max(int(step), 0), len(obj))
+        print(speech.describe(obj.graph, obj.state(k), title=style_name(obj.style), step=(k, len(obj)),
+                              grad_nodes=obj.grad_nodes, **options))
+        return
+    convert = {k: options.pop(k) for k in _CONVERT_OPTIONS if k in options}
+    state, values, grads = (options.pop(k, None) for k in ("state", "values", "grads"))
+    print(speech.describe(to_graph(obj, **convert), state, values, grads, **options))
 
 
 #: What to do in JupyterLab 4 for a projector (menu labels as JupyterLab shows them; the French keeps them in

@@ -11,6 +11,7 @@ from typing import Any
 from ..graph import Graph
 from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
+from ..trace import style_name
 from . import dot
 from .layout import Layout
 from .plan import DEFAULT_MAX_NODES, item_states
@@ -141,7 +142,8 @@ class Frames:
     def svg(self, step: int) -> str:
         step = min(max(int(step), 0), len(self.trace))
         return self.layout.svg(self.trace.state(step), svg_id=f"{self.layout.prefix}-s{step}",
-                               max_height=self.max_height)
+                               max_height=self.max_height, title=style_name(self.trace.style),
+                               step=(step, len(self.trace)))
 
 
 def node_boxes(svg: str) -> dict[str, str]:

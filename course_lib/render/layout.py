@@ -20,6 +20,7 @@ from ..i18n import N_, say
 from ..i18n import gettext as _
 from . import dot, engines
 from .plan import DEFAULT_MAX_NODES, Item, item_states, long_edges, plan
+from .speech import spoken
 from .svg import INSTALL_HINT, arrow, curve, e, fallback_html, legend_parts, n, node_svg_style, shape, svg_root
 from .theme import MARKS, Theme, edge_style, get_theme, node_style
 from .words import wrap
@@ -248,12 +249,13 @@ class Layout:
 
     def svg(self, state: Any = None, values: Mapping[int, Any] | None = None, grads: Mapping[int, Any] | None = None,
             *, legend: bool = False, svg_id: str | None = None, max_width: float | None = None,
-            max_height: str | None = None) -> str:
+            max_height: str | None = None, title: str | None = None, step: tuple[int, int] | None = None) -> str:
         """The SVG of one state (see :func:`draw` for ``state``/``values``); without an engine, the DOT in words.
 
         Positions come from the single layout, so two states of one Layout differ only in styles and labels.
         ``max_width`` (pt) caps the declared size (the drawing scales down inside it); ``max_height`` (CSS) scales
-        it down to a height, e.g. what is left of the screen under a widget's controls.
+        it down to a height, e.g. what is left of the screen under a widget's controls. ``title`` (default: the
+        graph's name) and ``step`` ((k, n): step k of n) go into what a screen reader says of it (:mod:`.speech`).
         """
         if not self.ok:
             return fallback_html(self.dot, self.message)
@@ -268,7 +270,8 @@ class Layout:
             parts, lw, lh = legend_parts(t, max(width, 600.0), height)
             body += parts
             width, height = max(width, lw), height + lh
-        return svg_root(svg_id or self.prefix, width, height, t, body, max_width, max_height)
+        name, description = spoken(self.plan, states, title=self.graph.name if title is None else title, step=step)
+        return svg_root(svg_id or self.prefix, width, height, t, body, max_width, max_height, name, description)
 
     def _note_svg(self, width: float, height: float) -> tuple[str, float]:
         """The plan's note under the drawing, wrapped at spaces to the drawing's width (an SVG text line is not

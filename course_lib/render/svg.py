@@ -109,16 +109,24 @@ def arrow(end: tuple[float, float], base: tuple[float, float], half: float) -> s
 
 
 def svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max_width: float | None = None,
-             max_height: str | None = None) -> str:
+             max_height: str | None = None, name: str = "", description: str = "") -> str:
     """The ``<svg>`` element: width in pt like Graphviz (1pt = 1.33px: 14pt text reads well); it scales down to
     the output's width in HTML, and ``max_width`` caps the width it declares. ``max_height`` (CSS, e.g.
     ``"calc(100vh - 300px)"``) also scales it down to a height, keeping its proportions: a widget's graph stays on
-    the screen beside its controls."""
+    the screen beside its controls.
+
+    ``name`` and ``description`` (:mod:`.speech`) are its first ``<title>`` and its ``<desc>``: the accessible name
+    and description of an ``<svg role="img">`` (SVG-AAM), what a screen reader says of the picture.
+
+    >>> svg_root("g", 10, 10, get_theme(), "", name="Graph: 0 boxes").split("><")[1]
+    'title>Graph: 0 boxes</title'
+    """
     scale = min(1.0, max_width / width) if max_width and width > 0 else 1.0
     style = "max-width:100%;height:auto" + (f";max-height:{e(max_height)};width:auto" if max_height else "")
+    said = (f"<title>{e(name)}</title>" if name else "") + (f"<desc>{e(description)}</desc>" if description else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{e(svg_id)}" width="{n(width * scale)}pt" '
             f'height="{n(height * scale)}pt" viewBox="0 0 {n(width)} {n(height)}" style="{style}" '
-            'role="img">'
+            f'role="img">{said}'
             f'<g font-family="{e(t.font_family)}" font-size="{n(t.fontsize)}" text-anchor="middle">'
             f"{inner}</g></svg>")
 
@@ -185,4 +193,6 @@ def legend_svg(theme: str | Theme | None = None, width: float | None = None) -> 
     """
     t = get_theme(theme)
     parts, w, h = legend_parts(t, width or 640.0 * t.fontsize / 14.0, 0.0)  # rows as long as the font is large
-    return svg_root("course-legend-" + t.name, max(w, 10.0), h, t, parts)
+    said = "; ".join(_(words) for _kind, _status, words in _LEGEND) + "."
+    return svg_root("course-legend-" + t.name, max(w, 10.0), h, t, parts, name=_("Legend of the graphs"),
+                    description=said)

@@ -15,6 +15,7 @@ from .base import ipywidgets as W
 from .focus import Focus, Shown, named
 from .html import esc
 from .sizing import PAGE_PX, ROW_PX, TOGGLE_ROW_PX, fit_height, lines_px, text_lines
+from .speech import announcer
 from .stepper import MAX_BYTES, Pane
 from .stepping import SteppingWidget
 
@@ -112,7 +113,7 @@ class SideBySide(SteppingWidget):
         # the clock's row, then the view's (one row in any language); the controls used least, the speed slider
         # and the fold (the backward pass unfolds by itself), go last: the graphs start higher
         self.children = [head, controls.main, W.HBox(self.focus.row, layout=wrap), self.message, self.focus.view,
-                         self.legend, W.HBox([controls.speed, *self._fold_control()], layout=wrap)]
+                         self.legend, W.HBox([controls.speed, *self._fold_control()], layout=wrap), announcer()]
 
     def _record(self, program: Callable[..., Any], names: list[str], inputs: Any, backward: bool) -> list[str]:
         """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""
@@ -144,7 +145,7 @@ class SideBySide(SteppingWidget):
             if style in self.traces:
                 pane = Pane(self.traces[style], steps=self.steps, theme=self.theme, max_bytes=budget,
                             label=titles[style], hint=_(SHORT_TITLES[style]) if projector else "",
-                            max_height=fit_height(room), fold=fold, explain=not projector)
+                            max_height=fit_height(room), fold=fold, explain=not projector, speak_style=True)
                 self.follow(pane)
                 self.panes[style] = pane
                 shown.append(Shown(tr.style_name(style), [pane.title, pane.picture, pane.text], pane.picture,

@@ -15,11 +15,12 @@ from .. import render
 from ..i18n import N_, number, say
 from ..i18n import gettext as _
 from ..static.autodiff import SCOPE as GRADIENT_SCOPE
-from ..trace import Trace
+from ..trace import Trace, style_name
 from .base import Sizes
 from .base import ipywidgets as W
 from .html import esc
 from .sizing import FILL, fit_height
+from .speech import announcer, said_html
 from .stepping import SteppingWidget
 
 __all__ = ["GRADIENT_SCOPE", "MAX_BYTES", "PHASES", "STYLE_TITLES", "Pane", "Stepper", "foldable", "frame_html",
@@ -59,17 +60,21 @@ def source_html(source: list[str], line: int | None, theme: render.Theme) -> str
             f'border-radius:4px;margin:4px 0;padding:2px 0">{"".join(rows)}</div>')
 
 
-def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True, explain: bool = True) -> str:
+def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True, explain: bool = True,
+              style: bool = False) -> str:
     """One step in words: phase badge, step counter, the event, the source line (and at step 0, what the faded
     graph means). ``explain=False``: what the phase means only as the badge's tooltip, so the badge, the counter
-    and the event take two lines of a narrow pane, not four."""
+    and the event take two lines of a narrow pane, not four. The step is also one hidden sentence for the
+    widget's live region (:func:`~course_lib.widgets.speech.said_html`), naming the style when ``style`` (side by
+    side, where two panes speak)."""
     word, why, bg = PHASES.get(tr.phase_at(step), (tr.phase_at(step).upper(), "", "#FFFFFF"))
     word, why = _(word), _(why) if why else ""
     event = tr.event_at(step)
     said = event.said() if event else _("press ▶ Play or Next, or move the step slider")
     size = Sizes.of(theme).ui
     counter = _("step {k} of {n}").format(k=number(step), n=number(len(tr)))
-    head = (f'<div style="display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;font-size:{size}px">'
+    head = (said_html(style_name(tr.style) if style else "", word, counter, said)
+            + f'<div style="display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;font-size:{size}px">'
             f'<span title="{esc(why)}" style="background:{bg};border:2px solid #333;border-radius:4px;padding:0 6px;'
             f'font-weight:bold">{esc(word)}</span><b>{esc(counter)}</b>{f"<span>{esc(why)}</span>" if explain else ""}'
             "</div>"
@@ -93,7 +98,9 @@ def graph_at(tr: Trace, frames: render.Frames, step: int, theme: render.Theme) -
     where the graph will be: every box at its place, faded and without values (:func:`text_html` says so)."""
     if step > 0 or len(tr) == 0 or not frames.layout.ok:
         return frames.svg(step)
-    ghost = frames.layout.svg("defined", {}, {}, svg_id=f"{frames.layout.prefix}-ghost", max_height=frames.max_height)
+    title = _("{style}, faded: where the graph will appear").format(style=style_name(tr.style))
+    ghost = frames.layout.svg("defined", {}, {}, svg_id=f"{frames.layout.prefix}-ghost", max_height=frames.max_height,
+                              title=title, step=(0, len(tr)))
     return f'<div class="course-ghost" style="opacity:0.3">{ghost}</div>'
 
 
@@ -132,13 +139,15 @@ class Pane:
     ``picture`` is a Stack of two views, ``folded`` (index 0, the gradient nodes shown again from
     :func:`unfold_step` on: the same frame widgets as ``graph``) and ``graph`` (index 1), for a fold control to
     switch; without folding ``picture`` is ``graph``. Put ``picture`` on the page. ``explain``: see
-    :func:`text_html`; ``hint``: the title's tooltip.
+    :func:`text_html`; ``hint``: the title's tooltip; ``speak_style``: the step's hidden sentence names the style
+    (see :func:`text_html`).
     """
 
     def __init__(self, tr: Trace, *, steps: int, theme: render.Theme, max_bytes: int, label: str = "",
                  max_height: str | None = None, source: bool = True, fold: bool = False, explain: bool = True,
-                 hint: str = "") -> None:
+                 hint: str = "", speak_style: bool = False) -> None:
         self.trace, self.theme, self.source, self.explain = tr, theme, source, explain
+        self.speak_style = speak_style
         prefix = f"cw{next(_ids)}"
         self.frames = render.Frames(tr, theme=theme, prefix=prefix, max_height=max_height)
         fold = fold and foldable(tr)
@@ -202,7 +211,8 @@ class Pane:
         out = self._cache.get((step, folded))
         if out is None:
             frames = self.folded_frames if folded else self.frames
-            out = (text_html(self.trace, step, self.theme, source=self.source, explain=self.explain),
+            out = (text_html(self.trace, step, self.theme, source=self.source, explain=self.explain,
+                             style=self.speak_style),
                    graph_at(self.trace, frames, step, self.theme))
             if self.in_browser:
                 self._cache[(step, folded)] = out
@@ -273,7 +283,8 @@ class Stepper(SteppingWidget):
                       layout=W.Layout(flex=f"1 1 {WORDS_PX - 10}px", min_width=f"min(100%, {WORDS_PX - 10}px)"))
         self.pane.graph.layout.flex = graph_flex(self.pane.width)
         self.children = [W.HBox([left, self.pane.graph], layout=W.Layout(width="100%", flex_flow="row wrap",
-                                                                         align_items="flex-start")), self.legend]
+                                                                         align_items="flex-start")), self.legend,
+                         announcer()]
 
     def __repr__(self) -> str:
         style = getattr(self.trace, "style", "no trace")
