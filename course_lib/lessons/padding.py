@@ -208,7 +208,8 @@ def _waste_figure(plt: Any, rows: list[tuple[int, ...]], ks: Sequence[int], n: i
     for j, k in enumerate(ks):
         share = [100 * r[3 + j] / (r[2] + r[3 + j]) for r in rows]
         label = _("define-then-run, pad to the longest") if k == 1 else _("bucketing: {k} graphs").format(k=k)
-        ax.plot(spreads, share, styles[j % len(styles)], color=("#D55E00", "#E69F00", "#0072B2", "#CC79A7")[j % 4],
+        # Okabe–Ito, the orange darkened (#E69F00 -> #B87700): a line needs 3:1 on white (tests/test_contrast.py)
+        ax.plot(spreads, share, styles[j % len(styles)], color=("#D55E00", "#B87700", "#0072B2", "#CC79A7")[j % 4],
                 label=label)
     ax.plot(spreads, [0] * len(spreads), "-", color="#009E73", label=_("define-by-run, one sentence at a time"))
     ax.set_xlabel(_("length spread (sentences of {mean} ± spread words, {n} of them)").format(mean=mean, n=n))

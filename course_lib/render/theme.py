@@ -58,10 +58,10 @@ class Theme:
     gradient: str = "#D55E00"  # Okabe–Ito vermillion
     gradient_fill: str = "#F5CDB3"
     edge: str = "#444444"
-    edge_defined: str = "#9A9A9A"
+    edge_defined: str = "#8A8A8A"  # an edge shows what feeds what: 3:1 on the page and in a scope (WCAG 1.4.11)
     edge_running: str = "#B87700"  # a darker orange: thin lines need more contrast than fills
     cluster_fill: str = "#F5F5F5"
-    cluster_stroke: str = "#B0B0B0"
+    cluster_stroke: str = "#8A8A8A"  # a scope's edge tells which boxes it holds: 3:1 as well
     cluster_text: str = "#444444"
     background: str = "#FFFFFF"
     nodesep: float = 0.25
