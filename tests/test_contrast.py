@@ -525,3 +525,41 @@ def test_the_plots_words_and_lines_are_readable():
         assert texts and lines, where
         bad += failures(texts) + failures(lines)
     assert not bad, "\n".join(bad)
+
+
+# -------------------------------------------------------------------------------------------- not by colour alone
+# SC 1.4.1: a state the course shows by a colour is shown another way too (a mark, a word, a dash, a weight). The
+# drawn marks themselves: tests/test_render.py::test_states_are_readable_without_colour; the padding grid's dashed
+# "0" squares: tests/test_sequences.py.
+@pytest.mark.parametrize("name", THEMES)
+def test_every_box_and_edge_style_differs_from_the_others_without_its_colour(name):
+    t = look.get_theme(name)
+    boxes = {(status, grad): (s.dash, s.penwidth, s.bold, s.italic, look.MARKS.get(status))
+             for status in look.NODE_STYLES for grad in (False, True) for s in [look.node_style(status, grad, t)]}
+    assert len(set(boxes.values())) == len(boxes), boxes  # colours aside, no two box styles look alike
+    edges = {head: (s.dash, s.penwidth, s.dotted)
+             for head in look.EDGE_STYLES for s in [look.edge_style(head, head == "gradient", t)]}
+    assert len(set(edges.values())) == len(edges), edges
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_badges_verdicts_messages_and_statuses_have_words_of_their_own(lang):
+    from course_lib.i18n import gettext, set_language
+
+    set_language(lang)
+    try:
+        kinds = {
+            "phase badges": [gettext(word) for word, _why, _bg in stepper.PHASES.values()],
+            "message boxes": [gettext(word) for word, _colour, _bg in base.MESSAGE_KINDS.values()],
+            "exercise verdicts": [gettext(words) for words in exercises.MARKS.values()],
+        }
+        for what, words in kinds.items():
+            assert all(w.strip() for w in words) and len(set(words)) == len(words), (what, words)
+        rows = [envcheck.Row("a", "1", "1", True), envcheck.Row("b", "1", "-", False),
+                envcheck.Row("c", "1", "-", True, optional=True)]
+        cells = re.findall(r"<span style='color:[^']*'>([^<]*)</span>", envcheck.Report(tuple(rows))._repr_html_())
+        assert len(cells) == 3 and len(set(cells)) == 3  # the status cell says its word and mark, not only a colour
+        listing = stepper.source_html(["y = x * w", "z = y + 1"], 2, look.get_theme())
+        assert re.search(r"font-weight:bold[^>]*>▶\s+2 z = y \+ 1", listing)  # the line running: ▶ and bold too
+    finally:
+        set_language("en")
