@@ -64,6 +64,10 @@ class Theme:
     cluster_stroke: str = "#8A8A8A"  # a scope's edge tells which boxes it holds: 3:1 as well
     cluster_text: str = "#444444"
     background: str = "#FFFFFF"
+    #: a stepper's step 0 shows where the graph will appear: outlines and edges faded to this opacity, the names in
+    #: ghost_text, a grey still 5.3:1 on the page (WCAG 1.4.3: the names are content, not decoration)
+    ghost_opacity: float = 0.3
+    ghost_text: str = "#6B6B6B"
     nodesep: float = 0.25
     ranksep: float = 0.35
     #: one line per box ("✓ mul = 6", the gradient a second line only once it exists), operations in a stadium
