@@ -21,9 +21,9 @@ the moment (:mod:`course_lib.i18n`). The SVG carries the name as its first ``<ti
 >>> p = plan(g, 300, None)
 >>> name, walk = spoken(p, item_states(p, {0: "done", 1: "running"}, {0: 2.0}, None), title="demo")
 >>> name
-'Graph demo: 2 boxes, 1 arrow; 1 done, 1 running now.'
+'Graph demo: 2 boxes, 1 arrow; 1 done, 1 at this step.'
 >>> walk
-'x = 2 (input, done). x feeds exp (output, running now).'
+"x = 2 (input). x feeds exp (output, this step's box)."
 """
 
 from __future__ import annotations
@@ -44,9 +44,12 @@ __all__ = ["COLON", "SEMICOLON", "STATE_COUNTS", "STATE_WORDS", "WALK_MAX", "des
 
 WALK_MAX = 40  # boxes: above it, a summary first and the walk of the first boxes only
 LARGEST = 3  # scopes named in a summary
+SCOPES_MAX = 60  # scopes counted in a summary: the deepest level of the scope paths with at most this many
+SOURCES_MAX = 8  # boxes with no input named before the walk; then how many more
 #: a box's state in words (a label's mark is a symbol a screen reader would spell out), and counted
-STATE_WORDS = {"done": N_("done"), "running": N_("running now"), "defined": N_("not run yet")}
-STATE_COUNTS = {"done": Plural("{n} done", "{n} done"), "running": Plural("{n} running now", "{n} running now"),
+# (the running mark is the step's box: run in a run or backward step, defined in a build step)
+STATE_WORDS = {"done": N_("done"), "running": N_("this step's box"), "defined": N_("not run yet")}
+STATE_COUNTS = {"done": Plural("{n} done", "{n} done"), "running": Plural("{n} at this step", "{n} at this step"),
                 "defined": Plural("{n} not run yet", "{n} not run yet")}
 KIND_WORDS = {"input": N_("input"), "variable": N_("variable"), "constant": N_("constant"),
               "group": N_("scope drawn as one box")}
@@ -103,8 +106,9 @@ def _label(item: Item, name: str, lines: tuple[str, ...], status: str) -> str:
     """A box's label as one phrase, its mark left out and its name as :func:`_names` says it:
     ``mul = 6, grad = 0.7539``; a collapsed scope ``gradients, 4 nodes``."""
     first = lines[0].removeprefix(MARKS.get(status, ""))
-    title = _title(item)
-    phrase = name + (first[len(title):] if first.startswith(title) else "").replace(" · ", ", ")
+    title, full = _title(item), item.title.split("\n")[0]  # "∂/∂x" is said for "∂/∂x = mul"
+    rest = first[len(full):] if first.startswith(full) else first[len(title):] if first.startswith(title) else ""
+    phrase = name + rest.replace(" · ", ", ")
     if item.kind == "constant" and name != title:  # a constant's title is its value: "Const = 1"
         phrase = f"{name} = {title}"
     for line in lines[1:]:
@@ -132,8 +136,9 @@ def spoken(p: Plan, states: Mapping[str, tuple[str, tuple[str, ...]]], *, title:
     name += "."
     if not shown:
         return name, _("Nothing is drawn yet.")
-    mixed = len(counts) > 1
-    walk = _walk(p, shown, states, edges, mixed)
+    # a box's state is said where it differs from most boxes' (the name counts them all)
+    usual = counts.most_common(1)[0][0] if len(counts) > 1 else None
+    walk = _walk(p, shown, states, edges, usual)
     if len(shown) > WALK_MAX:
         walk = _summary(p, shown) + " " + _("The first {n} boxes:").format(n=number(WALK_MAX)) + " " + walk
     if p.note:
@@ -142,38 +147,62 @@ def spoken(p: Plan, states: Mapping[str, tuple[str, tuple[str, ...]]], *, title:
 
 
 def _walk(p: Plan, shown: list[Item], states: Mapping[str, tuple[str, tuple[str, ...]]], edges: list[tuple[str, str]],
-          mixed: bool) -> str:
-    """The sentences of the walk: sources first, then one per box with inputs, at most :data:`WALK_MAX` boxes."""
+          usual: str | None) -> str:
+    """The sentences of the walk, over the first :data:`WALK_MAX` boxes: the boxes with no input first (the first
+    :data:`SOURCES_MAX`, then how many more), then one clause per box with inputs; a chain says ``then``:
+    ``x feeds conv, then bn, then relu`` instead of ``x feeds conv; conv feeds bn; bn feeds relu``. A box's state
+    is said when it is not ``usual`` (most boxes' state; None: all boxes are in one state)."""
     inputs: dict[str, list[str]] = {}
     for s, d in edges:
         inputs.setdefault(d, []).append(s)
     names = _names(shown)
+    short = {item.key: names[item.key].split(" = ", 1)[0] if item.kind == "op" else names[item.key] for item in shown}
 
     def phrase(item: Item) -> str:
         status, lines = states[item.key]
         notes = [_(KIND_WORDS[item.kind])] if item.kind in KIND_WORDS and item.key not in inputs else []
         notes += [_("output")] if item.output else []
         notes += [_("gradient")] if item.gradient and item.kind != "group" else []
-        notes += [_(STATE_WORDS[status])] if mixed and status in STATE_WORDS else []
+        notes += [_(STATE_WORDS[status])] if usual and status != usual and status in STATE_WORDS else []
         return _label(item, names[item.key], lines, status) + (f" ({', '.join(notes)})" if notes else "")
 
-    sources, sentences = [], []
+    sources: list[str] = []
+    clauses: list[tuple[str, list[str]]] = []  # (the clause's last box, its text in pieces)
     for item in shown[:WALK_MAX]:
-        if item.key not in inputs:
+        feeders = inputs.get(item.key)
+        if not feeders:
             sources.append(phrase(item))
-            continue
-        feeders = [names[k] for k in inputs[item.key]]
-        verb = _("{inputs} feeds {box}") if len(feeders) == 1 else _("{inputs} feed {box}")
-        sentences.append(verb.format(inputs=join_words(feeders), box=phrase(item)))
+        elif clauses and feeders == [clauses[-1][0]]:  # fed only by the box the last clause ended with
+            clauses[-1] = (item.key, [*clauses[-1][1], _("then {box}").format(box=phrase(item))])
+        else:
+            verb = _("{inputs} feeds {box}") if len(feeders) == 1 else _("{inputs} feed {box}")
+            clauses.append((item.key, [verb.format(inputs=join_words([short[k] for k in feeders]), box=phrase(item))]))
+    if len(sources) > SOURCES_MAX:
+        more = _count(Plural("{n} more box with no input", "{n} more boxes with no input"), len(sources) - SOURCES_MAX)
+        sources = [*sources[:SOURCES_MAX], more]
+    sentences = [", ".join(pieces) for _last, pieces in clauses]
     # names keep their case (x is not X): no capital letter starts these sentences
     return " ".join(([", ".join(sources) + "."] if sources else [])
                     + ([joined(SEMICOLON, sentences) + "."] if sentences else []))
 
 
+def _scopes(nodes: list) -> Counter:
+    """Nodes per scope, at the depth that tells most: the deepest level of the scope paths with at most
+    :data:`SCOPES_MAX` scopes (a network's blocks, ``features/3``, not each layer's own scope)."""
+    depth = max((m.scope.count("/") + 1 for m in nodes if m.scope), default=0)
+    best: Counter = Counter()
+    for d in range(1, depth + 1):
+        level = Counter("/".join(m.scope.split("/")[:d]) for m in nodes if m.scope)
+        if len(level) > SCOPES_MAX and best:
+            break
+        best = level
+    return best
+
+
 def _summary(p: Plan, shown: list[Item]) -> str:
     """A large drawing in one or two sentences: nodes, scopes and the largest ones, boxes by kind."""
     nodes = [m for item in shown for m in item.members]
-    scopes = Counter(m.scope for m in nodes if m.scope)
+    scopes = _scopes(nodes)
     text = _count(Plural("{n} node", "{n} nodes"), len(nodes))
     if scopes:
         text += " " + _count(Plural("in {n} scope", "in {n} scopes"), len(scopes))
