@@ -531,6 +531,17 @@ def test_the_plots_words_and_lines_are_readable():
     assert not bad, "\n".join(bad)
 
 
+def test_the_focus_ring_shows_on_any_control_and_page():
+    """WCAG technique C40, a two-colour focus indicator: ring and band 9:1 apart, so one of them has 3:1 against
+    whatever is next to it; the ring 3:1 on its page (JupyterLab's light white, its dark theme's #111)."""
+    from course_lib.widgets import sizing
+
+    for page, (ring, band) in ((PAGE, sizing.RING_LIGHT), ("#111111", sizing.RING_DARK)):
+        assert ratio(ring, band) >= 9 and ratio(ring, page) >= NON_TEXT, (page, ring, band)
+    css = sizing.widget_css(Sizes.of(look.get_theme()))
+    assert all(ring in css and band in css for ring, band in (sizing.RING_LIGHT, sizing.RING_DARK))  # what is drawn
+
+
 # -------------------------------------------------------------------------------------------- not by colour alone
 # SC 1.4.1: a state the course shows by a colour is shown another way too (a mark, a word, a dash, a weight). The
 # drawn marks themselves: tests/test_render.py::test_states_are_readable_without_colour; the padding grid's dashed
