@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import render
+from ..render import speech
 from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
 
@@ -263,9 +264,16 @@ def grid_svg(lens: Sequence[int], groups: Sequence[Sequence[int]] | None = None,
         parts.append(f'<text x="{label_w + T * cell + 8}" y="{y - cell * 0.3:.1f}" font-size="12">'
                      f"{html.escape(text)}</text>")
         y += gap
+    # what a screen reader says of the grid (its <title> and <desc>, as every course picture: render/speech.py)
+    name = say(Plural("Padded batch: {n} sentence, a row of squares per sentence, one per time step",
+                      "Padded batch: {n} sentences, a row of squares per sentence, one per time step"), n=len(lens))
+    desc = speech.joined(speech.SEMICOLON, [_("{said} (sentences {which}, of {lengths} words)").format(
+        said=text, which=", ".join(str(i + 1) for i in g), lengths=", ".join(str(lens[i]) for i in g))
+        for g, text in zip(groups, said, strict=True)]) + "."
     return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{html.escape(svg_id)}" width="{width * scale:g}" '
             f'height="{height * scale:g}" viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" role="img" '
-            'font-family="Helvetica,Arial,sans-serif">' + "".join(parts) + "</svg>")
+            f'font-family="Helvetica,Arial,sans-serif"><title>{html.escape(name)}</title><desc>{html.escape(desc)}'
+            "</desc>" + "".join(parts) + "</svg>")
 
 
 def _group_label(lens: list[int], group: list[int], k: int, groups: int) -> str:
