@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from .. import render
-from ..render import speech
 from ..i18n import N_, Plural, number, say
 from ..i18n import gettext as _
+from ..render import speech
 
 __all__ = ["PaddingCount", "bucketed_count", "buckets", "grid_svg", "lengths_with_spread", "pad", "padding_count",
            "plot_waste", "sentences_with_spread", "waste_rows"]
