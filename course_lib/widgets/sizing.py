@@ -156,9 +156,10 @@ def focus_css(sizes: Sizes) -> str:
     clips it (ipywidgets' boxes scroll their overflow, and a control sits 2 px from their edge); a check box, whose
     native box takes no band, gets its ring just outside it, with room kept for it.
 
-    #111111 on the white page 18.9:1, on a button's grey (#EEEEEE) 16:1, on the slider's blue handle 4.4:1 (WCAG
-    1.4.11 asks 3:1). ipywidgets' own focus, replaced here, is a 1 px light-blue outline on buttons (1.9:1 on their
-    grey) and nothing on a slider's handle; ``!important`` because its rules are more specific than these.
+    #111111 on the white page 18.9:1, on a button's grey (#EEEEEE) 16.3:1, on the slider's blue handle (#1976D2)
+    4.1:1 (WCAG 1.4.11 asks 3:1; measured by tests/browser/test_keyboard.py). ipywidgets' own focus, replaced here,
+    is a 1 px light-blue outline on buttons (#64B5F6: 1.9:1 on their grey) and nothing on a slider's handle;
+    ``!important`` because its rules are more specific than these.
 
     >>> from course_lib import render
     >>> from course_lib.widgets.base import Sizes
