@@ -113,7 +113,7 @@ class SideBySide(SteppingWidget):
         # the clock's row, then the view's (one row in any language); the controls used least, the speed slider
         # and the fold (the backward pass unfolds by itself), go last: the graphs start higher
         self.children = [head, controls.main, W.HBox(self.focus.row, layout=wrap), self.message, self.focus.view,
-                         self.legend, W.HBox([controls.speed, *self._fold_control()], layout=wrap), announcer()]
+                         announcer(), self.legend, W.HBox([controls.speed, *self._fold_control()], layout=wrap)]
 
     def _record(self, program: Callable[..., Any], names: list[str], inputs: Any, backward: bool) -> list[str]:
         """Record both traces; what went wrong, in words (a define-then-run ``if`` on a placeholder, on purpose)."""

@@ -43,6 +43,7 @@ def said_html(*parts: str) -> str:
     hidden in the frame; the enhancer reads the frames shown."""
     *head, last = [p for p in parts if p]
     text = joined(COLON, [", ".join(head), last]) if head else last
+    text = " ".join(text.replace("▶", "").replace("◀", "").split())  # "press ▶ Play": no symbol to spell out
     return f'<span class="course-said" hidden>{esc(text)}</span>'
 
 

@@ -283,8 +283,8 @@ class Stepper(SteppingWidget):
                       layout=W.Layout(flex=f"1 1 {WORDS_PX - 10}px", min_width=f"min(100%, {WORDS_PX - 10}px)"))
         self.pane.graph.layout.flex = graph_flex(self.pane.width)
         self.children = [W.HBox([left, self.pane.graph], layout=W.Layout(width="100%", flex_flow="row wrap",
-                                                                         align_items="flex-start")), self.legend,
-                         announcer()]
+                                                                         align_items="flex-start")), announcer(),
+                         self.legend]
 
     def __repr__(self) -> str:
         style = getattr(self.trace, "style", "no trace")
