@@ -406,7 +406,7 @@ def test_a_steppers_words_badges_and_highlighted_line_are_readable(name):
         for step in range(len(tr) + 1):
             page = GHOST.sub("", stepper.frame_html(tr, frames, step, t))
             phases.add(tr.phase_at(step))
-            highlighted += "▶" in page and "font-weight:bold" in page
+            highlighted += bool(re.search(r'<div style="background:[^;"]+;font-weight:bold;[^"]*">▶', page))
             texts, outlines = html_pairs(page, f"{name} {tr.style} step {step}", Sizes.of(t).ui)
             bad += failures(texts) + failures(outlines)
     assert phases == set(stepper.PHASES) and highlighted  # each badge and a highlighted line were read
