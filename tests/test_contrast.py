@@ -413,9 +413,6 @@ def test_a_steppers_words_badges_and_highlighted_line_are_readable(name):
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.xfail(strict=True, reason="the step-0 ghost is drawn at opacity:0.3 (stepper.graph_at), its box names "
-                   "1.8:1 (classroom) and 2.1:1 (presenter); the fix asked of the lead: fade only the outlines and "
-                   "edges (Theme.ghost_opacity) and write the names in Theme.ghost_text")
 @pytest.mark.parametrize("name", THEMES)
 def test_the_step_zero_ghost_has_readable_names(name):
     t = look.get_theme(name)
@@ -489,7 +486,7 @@ def test_every_widget_kind_shows_readable_words_and_graphs(built):
         size = getattr(getattr(widget, "sizes", None), "ui", 14)
         texts = outlines = 0
         for page in html_values(widget):
-            page = GHOST.sub("", page)  # the step-0 ghost: test_the_step_zero_ghost_has_readable_names (xfail)
+            page = GHOST.sub("", page)  # the step-0 ghost: test_the_step_zero_ghost_has_readable_names
             t, o = html_pairs(page, f"{name} {kind}", size)
             texts, outlines = texts + len(t), outlines + len(o)
             bad += failures(t) + failures(o)

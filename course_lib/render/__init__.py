@@ -42,7 +42,7 @@ from .engines import LayoutUnavailable, clear_cache
 from .jupyter import Figure, Frames, draw, node_boxes, to_dot, to_svg
 from .layout import GRAD_ROOM, VALUE_ROOM, Layout
 from .plan import DEFAULT_MAX_NODES, STATUSES
-from .svg import DRAW_MAX_WIDTH, INSTALL_HINT, legend_svg
+from .svg import DRAW_MAX_WIDTH, INSTALL_HINT, faded, legend_svg
 from .theme import MARKS, THEMES, Theme, get_theme, plot_style, set_theme
 from .words import plain, wrap
 
@@ -65,6 +65,7 @@ __all__ = [
     "clear_cache",
     "draw",
     "engines",
+    "faded",
     "get_theme",
     "legend_svg",
     "node_boxes",

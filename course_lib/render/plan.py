@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -59,6 +59,8 @@ class Plan:
     key_of: dict[int, str]  # node id -> item key (only for drawn nodes)
     note: str
     hidden_count: int = 0
+    #: what :mod:`.speech` computes once per plan (names, inputs) or per set of boxes shown (a summary)
+    said: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 TITLE_CHARS = 60  # a box's first line; longer names are cut with "…" (Graphviz refuses labels of 100,000 chars)

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..graph import Graph
-from ..i18n import N_, Plural, number, say
+from ..i18n import N_, Plural, get_language, number, say
 from ..i18n import gettext as _
 from .plan import DEFAULT_MAX_NODES, Item, Plan, item_states, plan
 from .theme import MARKS
@@ -93,13 +93,28 @@ def _title(item: Item) -> str:
     return item.short or item.title.split("\n")[0]
 
 
-def _names(shown: list[Item]) -> dict[str, str]:
-    """Box key -> the name it is said by: its title, or, where two boxes drawn share a title (the forward ``mul``
-    and the gradient ``mul``, two constants ``1``), its node's full name (``gradients/mul``), so a listener can
-    tell which box feeds which."""
-    seen = Counter(_title(item) for item in shown)
-    return {item.key: item.members[0].name if seen[_title(item)] > 1 and len(item.members) == 1 else _title(item)
-            for item in shown}
+def _names(p: Plan) -> dict[str, str]:
+    """Box key -> the name it is said by: its title, or, where two boxes of the plan share a title (the forward
+    ``mul`` and the gradient ``mul``, two constants ``1``), its node's full name (``gradients/mul``), so a listener
+    can tell which box feeds which; the same name at every step. Computed once per plan."""
+    names = p.said.get("names")
+    if names is None:
+        seen = Counter(_title(item) for item in p.items)
+        names = p.said["names"] = {
+            item.key: item.members[0].name if seen[_title(item)] > 1 and len(item.members) == 1 else _title(item)
+            for item in p.items}
+    return names
+
+
+def _inputs(p: Plan) -> dict[str, list[str]]:
+    """Box key -> the boxes that feed it (every edge of the plan; a walk keeps those shown), once per plan."""
+    inputs = p.said.get("inputs")
+    if inputs is None:
+        inputs = p.said["inputs"] = {}
+        for s, d, _g in p.edges:
+            inputs.setdefault(d, []).append(s)
+        p.said["kinds"] = {item.key: item.kind for item in p.items}
+    return inputs
 
 
 def _label(item: Item, name: str, lines: tuple[str, ...], status: str) -> str:
@@ -122,13 +137,13 @@ def spoken(p: Plan, states: Mapping[str, tuple[str, tuple[str, ...]]], *, title:
     :func:`.plan.item_states` gives them; ``step``: (k, n) when the picture is step k of a trace of n steps."""
     shown = [item for item in p.items if states[item.key][0] != "hidden"]
     keys = {item.key for item in shown}
-    edges = [(s, d) for s, d, _g in p.edges if s in keys and d in keys]
+    arrows = sum(1 for s, d, _g in p.edges if s in keys and d in keys)
     counts = Counter(states[item.key][0] for item in shown)
     head = _("Graph {title}").format(title=title) if title else _("Graph")
     if step is not None:
         head += ", " + _("step {k} of {n}").format(k=number(step[0]), n=number(step[1]))
     parts = [_count(Plural("{n} box", "{n} boxes"), len(shown)),
-             _count(Plural("{n} arrow", "{n} arrows"), len(edges))]
+             _count(Plural("{n} arrow", "{n} arrows"), arrows)]
     name = joined(COLON, [head, ", ".join(parts)])
     if len(counts) > 1 or step is not None and shown:
         states_said = ", ".join(_count(STATE_COUNTS[s], counts[s]) for s in STATE_WORDS if counts[s])
@@ -138,7 +153,7 @@ def spoken(p: Plan, states: Mapping[str, tuple[str, tuple[str, ...]]], *, title:
         return name, _("Nothing is drawn yet.")
     # a box's state is said where it differs from most boxes' (the name counts them all)
     usual = counts.most_common(1)[0][0] if len(counts) > 1 else None
-    walk = _walk(p, shown, states, edges, usual)
+    walk = _walk(p, shown, keys, states, usual)
     if len(shown) > WALK_MAX:
         walk = _summary(p, shown) + " " + _("The first {n} boxes:").format(n=number(WALK_MAX)) + " " + walk
     if p.note:
@@ -146,21 +161,23 @@ def spoken(p: Plan, states: Mapping[str, tuple[str, tuple[str, ...]]], *, title:
     return name, walk
 
 
-def _walk(p: Plan, shown: list[Item], states: Mapping[str, tuple[str, tuple[str, ...]]], edges: list[tuple[str, str]],
+def _walk(p: Plan, shown: list[Item], keys: set[str], states: Mapping[str, tuple[str, tuple[str, ...]]],
           usual: str | None) -> str:
     """The sentences of the walk, over the first :data:`WALK_MAX` boxes: the boxes with no input first (the first
     :data:`SOURCES_MAX`, then how many more), then one clause per box with inputs; a chain says ``then``:
     ``x feeds conv, then bn, then relu`` instead of ``x feeds conv; conv feeds bn; bn feeds relu``. A box's state
-    is said when it is not ``usual`` (most boxes' state; None: all boxes are in one state)."""
-    inputs: dict[str, list[str]] = {}
-    for s, d in edges:
-        inputs.setdefault(d, []).append(s)
-    names = _names(shown)
-    short = {item.key: names[item.key].split(" = ", 1)[0] if item.kind == "op" else names[item.key] for item in shown}
+    is said when it is not ``usual`` (most boxes' state; None: all boxes are in one state); ``keys``: the boxes
+    shown."""
+    walked = shown[:WALK_MAX]
+    names, every_input, kinds = _names(p), _inputs(p), p.said["kinds"]
+    inputs = {item.key: [k for k in every_input.get(item.key, ()) if k in keys] for item in walked}
+
+    def short(key: str) -> str:  # an input named without its op: "conv1" for "conv1 = Conv2d"
+        return names[key].split(" = ", 1)[0] if kinds[key] == "op" else names[key]
 
     def phrase(item: Item) -> str:
         status, lines = states[item.key]
-        notes = [_(KIND_WORDS[item.kind])] if item.kind in KIND_WORDS and item.key not in inputs else []
+        notes = [_(KIND_WORDS[item.kind])] if item.kind in KIND_WORDS and not inputs[item.key] else []
         notes += [_("output")] if item.output else []
         notes += [_("gradient")] if item.gradient and item.kind != "group" else []
         notes += [_(STATE_WORDS[status])] if usual and status != usual and status in STATE_WORDS else []
@@ -168,7 +185,7 @@ def _walk(p: Plan, shown: list[Item], states: Mapping[str, tuple[str, tuple[str,
 
     sources: list[str] = []
     clauses: list[tuple[str, list[str]]] = []  # (the clause's last box, its text in pieces)
-    for item in shown[:WALK_MAX]:
+    for item in walked:
         feeders = inputs.get(item.key)
         if not feeders:
             sources.append(phrase(item))
@@ -176,7 +193,7 @@ def _walk(p: Plan, shown: list[Item], states: Mapping[str, tuple[str, tuple[str,
             clauses[-1] = (item.key, [*clauses[-1][1], _("then {box}").format(box=phrase(item))])
         else:
             verb = _("{inputs} feeds {box}") if len(feeders) == 1 else _("{inputs} feed {box}")
-            clauses.append((item.key, [verb.format(inputs=join_words([short[k] for k in feeders]), box=phrase(item))]))
+            clauses.append((item.key, [verb.format(inputs=join_words([short(k) for k in feeders]), box=phrase(item))]))
     if len(sources) > SOURCES_MAX:
         more = _count(Plural("{n} more box with no input", "{n} more boxes with no input"), len(sources) - SOURCES_MAX)
         sources = [*sources[:SOURCES_MAX], more]
@@ -200,7 +217,15 @@ def _scopes(nodes: list) -> Counter:
 
 
 def _summary(p: Plan, shown: list[Item]) -> str:
-    """A large drawing in one or two sentences: nodes, scopes and the largest ones, boxes by kind."""
+    """A large drawing in one or two sentences: nodes, scopes and the largest ones, boxes by kind (kept per set of
+    boxes shown: a step that only brings values says the same)."""
+    key = ("summary", get_language(), tuple(item.key for item in shown))
+    if key not in p.said:
+        p.said[key] = _summarize(shown)
+    return p.said[key]
+
+
+def _summarize(shown: list[Item]) -> str:
     nodes = [m for item in shown for m in item.members]
     scopes = _scopes(nodes)
     text = _count(Plural("{n} node", "{n} nodes"), len(nodes))

@@ -18,7 +18,7 @@ from ..i18n import N_, Lazy
 from ..i18n import gettext as _
 from .theme import MARKS, NodeStyle, Theme, get_theme, node_style
 
-__all__ = ["DRAW_MAX_WIDTH", "INSTALL_HINT", "arrow", "curve", "e", "fallback_html", "legend_svg", "n",
+__all__ = ["DRAW_MAX_WIDTH", "INSTALL_HINT", "arrow", "curve", "e", "fallback_html", "faded", "legend_svg", "n",
            "node_svg_style", "shape", "svg_root"]
 
 # translated wherever it is used as text (str(), +, an f-string); compared and searched as its English
@@ -129,6 +129,21 @@ def svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max
             f'role="img">{said}'
             f'<g font-family="{e(t.font_family)}" font-size="{n(t.fontsize)}" text-anchor="middle">'
             f"{inner}</g></svg>")
+
+
+_SHAPES = re.compile(r"<(rect|ellipse|polygon|path) ")
+_TEXT_FILL = re.compile(r'(<text [^>]*?fill=")[^"]*(")')
+
+
+def faded(svg: str, t: Theme) -> str:
+    """A drawing faded, its words still readable: every shape and edge at the theme's ``ghost_opacity``, every
+    word in ``ghost_text`` (5.3:1 on the page: the names say what will appear, WCAG 1.4.3 holds them to 4.5:1).
+    What a stepper shows at step 0, before anything exists.
+
+    >>> faded('<svg><rect x="0"/><text x="1" fill="#333">x</text></svg>', get_theme())
+    '<svg><rect opacity="0.3" x="0"/><text x="1" fill="#6B6B6B">x</text></svg>'
+    """
+    return _TEXT_FILL.sub(rf"\g<1>{t.ghost_text}\2", _SHAPES.sub(rf'<\1 opacity="{t.ghost_opacity:g}" ', svg))
 
 
 def fallback_html(dot: str, message: str) -> str:

@@ -95,13 +95,14 @@ def frame_html(tr: Trace, frames: render.Frames, step: int, theme: render.Theme,
 
 def graph_at(tr: Trace, frames: render.Frames, step: int, theme: render.Theme) -> str:
     """The graph of one step. Before the first event nothing exists yet, so instead of a blank area step 0 shows
-    where the graph will be: every box at its place, faded and without values (:func:`text_html` says so)."""
+    where the graph will be: every box at its place, its shapes faded and its names readable, without values
+    (:func:`text_html` says so)."""
     if step > 0 or len(tr) == 0 or not frames.layout.ok:
         return frames.svg(step)
     title = _("{style}, faded: where the graph will appear").format(style=style_name(tr.style))
     ghost = frames.layout.svg("defined", {}, {}, svg_id=f"{frames.layout.prefix}-ghost", max_height=frames.max_height,
                               title=title, step=(0, len(tr)))
-    return f'<div class="course-ghost" style="opacity:0.3">{ghost}</div>'
+    return f'<div class="course-ghost">{render.faded(ghost, theme)}</div>'
 
 
 def foldable(tr: Trace) -> bool:
