@@ -71,7 +71,8 @@ DESCRIBE = """(a) => {
   const label = row && row.querySelector('.widget-label');
   const hint = play ? 'Play button' : a.classList.contains('noUi-handle') ? 'slider handle'
     : a.classList.contains('widget-readout') ? 'slider read-out' : a.tagName.toLowerCase();
-  const words = label && label.textContent.trim() ? label.textContent.trim() : row && row.title;  // else its tooltip
+  // its label's words, else its tooltip (kept on the hidden label of a slider without a description)
+  const words = label ? label.textContent.trim() || label.title : row && row.title;
   const what = play ? (play.querySelectorAll('button')[0] === a ? 'play/pause' : 'stop')
     : words || (a.textContent || a.value || '').trim();
   return [hint, what];
