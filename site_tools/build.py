@@ -65,6 +65,9 @@ MATHS_ASSETS = [
     ("mathjax/es5/ui/safe.js", "mathjax/ui/safe.js"),  # no javascript: link from \href in a formula
     ("mathjax/LICENSE", "mathjax/LICENSE"),
 ]
+#: the course's accessibility enhancer (issue 27; the JupyterLab extension's one file, labextension/course-a11y): names
+#: Play's icon-only buttons and says each step in a live region; every page and deck with widgets loads it
+ENHANCER = (ROOT / "labextension" / "course-a11y" / "static" / "remoteEntry.js", "course-a11y.js")
 SLIDES_ASSETS = [
     ("reveal.js/dist/reveal.js", "reveal.js/dist/reveal.js"),
     ("reveal.js/dist/reveal.css", "reveal.js/dist/reveal.css"),
@@ -211,8 +214,12 @@ def nav_html(page: pg.Page, prev: pg.Page | None, nxt: pg.Page | None, slides: b
     back = link(prev.href, w["previous_link"].format(title=prev.title), lang, rel="prev") if prev else ""
     fwd = link(nxt.href, w["next_link"].format(title=nxt.title), lang, rel="next") if nxt else ""
     right = f'<span class="course-nav-pages">{back}{" · " if back and fwd else ""}{fwd}</span>'
-    bar = f'<nav class="course-nav" lang="{lang}">{left}{middle}{right}{switch}</nav>'
-    return bar + f'<p class="course-static-note" lang="{lang}">{static_note(lang)}</p>', bar
+    links = f'{left}{middle}{right}{switch}'
+    # one navigation landmark (the top bar); the foot's copy of it is a plain bar, so a screen reader's list of
+    # landmarks has no two unnamed navigations alike (axe-core's landmark-unique)
+    return (f'<nav class="course-nav" lang="{lang}">{links}</nav>'
+            f'<p class="course-static-note" lang="{lang}">{static_note(lang)}</p>',
+            f'<div class="course-nav" lang="{lang}">{links}</div>')
 
 
 def count_graphics(nb: dict) -> int:
@@ -444,9 +451,9 @@ def build_edition(ed: _Loaded, loaded: list[_Loaded], out: Path, report: Report,
                                            lang=e.lang, styles=ed.styles.get(page.stem, "")))
         if slides_exporter is not None:
             here = e.folder + page.slides_href
-            back = (f'<div class="course-slides-nav" lang="{e.lang}">{link("../" + page.href, w["page_link"], e.lang)}'
+            back = (f'<nav class="course-slides-nav" lang="{e.lang}">{link("../" + page.href, w["page_link"], e.lang)}'
                     f'{link("../index.html", w["course_map"], e.lang)}'
-                    f'{switch_html(here, _twins(ed, loaded, page.slides_href, has_page))}</div>')
+                    f'{switch_html(here, _twins(ed, loaded, page.slides_href, has_page))}</nav>')
             deck, styles = ed.decks.get(page.stem, (ed.nbs[page.stem], ed.styles.get(page.stem, "")))
             report.slides.append(build_notebook(page, deck, ("", ""), slides_exporter, ed.stems, folder,
                                                 root="../" + e.root, maths=maths, nav_slides=back, slides=True,
@@ -527,6 +534,10 @@ def build(out: Path, *, notebooks: Path = ROOT / "notebooks", instructor: Path =
     copy_assets(CORE_ASSETS + (MATHS_ASSETS if report.maths else []) + (SLIDES_ASSETS if slides else []),
                 node_modules, assets)
     shutil.copyfile(TOOLS / "static" / "site.css", assets / "site.css")
+    if not ENHANCER[0].is_file():
+        raise BuildError(f"{_shown(ENHANCER[0])} is missing: it is the course's accessibility enhancer the pages "
+                         "load; restore it from git (git log -- labextension)")
+    shutil.copyfile(ENHANCER[0], assets / ENHANCER[1])
     for ed in loaded:
         build_edition(ed, loaded, out, report, slides)
     report.total_bytes = scan.folder_bytes(out)
