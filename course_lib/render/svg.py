@@ -122,7 +122,9 @@ def svg_root(svg_id: str, width: float, height: float, t: Theme, inner: str, max
     'title>Graph: 0 boxes</title'
     """
     scale = min(1.0, max_width / width) if max_width and width > 0 else 1.0
-    style = "max-width:100%;height:auto" + (f";max-height:{e(max_height)};width:auto" if max_height else "")
+    # its own background: dark words stay on a light ground in JupyterLab's dark theme too
+    style = (f"max-width:100%;height:auto;background:{t.background}"
+             + (f";max-height:{e(max_height)};width:auto" if max_height else ""))
     said = (f"<title>{e(name)}</title>" if name else "") + (f"<desc>{e(description)}</desc>" if description else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{e(svg_id)}" width="{n(width * scale)}pt" '
             f'height="{n(height * scale)}pt" viewBox="0 0 {n(width)} {n(height)}" style="{style}" '

@@ -52,7 +52,7 @@ def source_html(source: list[str], line: int | None, theme: render.Theme) -> str
     rows = []
     for k, text in enumerate(source, start=1):
         on = k == line
-        style = "background:#F7D58E;font-weight:bold;" if on else ""
+        style = "background:#F7D58E;font-weight:bold;color:#111;" if on else ""  # dark words on any JupyterLab theme
         rows.append(f'<div style="{style}padding:0 6px 0 5.5ch;text-indent:-5ch">{"▶" if on else "&nbsp;"} {k:>2} '
                     f'{esc(text) or "&nbsp;"}</div>')
     return (f'<div style="font-family:monospace;font-size:{Sizes.of(theme).mono}px;line-height:1.3;'
@@ -75,8 +75,9 @@ def text_html(tr: Trace, step: int, theme: render.Theme, *, source: bool = True,
     counter = _("step {k} of {n}").format(k=number(step), n=number(len(tr)))
     head = (said_html(style_name(tr.style) if style else "", word, counter, said)
             + f'<div style="display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;font-size:{size}px">'
-            f'<span title="{esc(why)}" style="background:{bg};border:2px solid #333;border-radius:4px;padding:0 6px;'
-            f'font-weight:bold">{esc(word)}</span><b>{esc(counter)}</b>{f"<span>{esc(why)}</span>" if explain else ""}'
+            f'<span title="{esc(why)}" style="background:{bg};color:#111;border:2px solid #333;border-radius:4px;'
+            f'padding:0 6px;font-weight:bold">{esc(word)}</span><b>{esc(counter)}</b>'
+            f'{f"<span>{esc(why)}</span>" if explain else ""}'
             "</div>"
             f'<div style="font-size:{size}px;margin:2px 0;min-height:2.6em"><b>{esc(said)}</b></div>')
     src = source_html(list(tr.source), event.line if event else None, theme) if source and tr.has_lines else ""
