@@ -29,7 +29,9 @@ as editable only what matches ``:read-write``, which a ``<select>`` does not.
   back to step 0.
 * ``test_every_control_has_a_name``: every control a Tab reaches has an accessible name, except the kinds in
   ``NAMELESS`` (strict: the day one gets its name, it comes off the list).
-* ``test_dropdown_takes_the_arrow_keys`` (strict xfail): JupyterLab's command mode takes ↑/↓ from a dropdown.
+* ``test_dropdown_takes_the_arrow_keys``: ↑/↓ on a focused dropdown change its option (JupyterLab's command mode
+  took them for moving between cells until the course's enhancer marked course dropdowns
+  ``data-lm-suppress-shortcuts``).
 """
 
 from __future__ import annotations
@@ -58,8 +60,8 @@ RING = Sizes.of(render.get_theme("classroom")).ring  # the notebook runs with th
 TYPED = {"expression": "exp(x) * w", "tree": "((a b) c)"}
 #: controls without an accessible name today, by what they are (strict: see test_every_control_has_a_name).
 #: ipywidgets gives a slider's handle role="slider" but no name (its label is a <label> of nothing) and its read-out
-#: no name; Play's icon-only buttons are named by the course's enhancer (labextension/course-a11y).
-NAMELESS = {"slider handle", "slider read-out"}
+#: no name, and Play's buttons only an icon: the course's enhancer (labextension/course-a11y) names them all.
+NAMELESS: set[str] = set()
 CDP: dict[int, Any] = {}  # page -> its Chromium session (the accessibility tree)
 TABS = 60  # more Tabs than any widget has controls: a walk that does not leave the widget by then is trapped
 
@@ -471,7 +473,6 @@ def test_stepping_from_the_keyboard(lab_page, walks, kind):
     assert not lab_page.evaluate(PLAYING), f"{kind}: Play still runs after Stop"
 
 
-@pytest.mark.xfail(strict=True, reason="JupyterLab's command mode takes ↑/↓ from a focused <select> (not :read-write)")
 def test_dropdown_takes_the_arrow_keys(lab_page, walks):
     k = cell_of("session")
     dropdown = next(c["key"] for c in walks["session"]["seq"] if c["tag"] == "select")

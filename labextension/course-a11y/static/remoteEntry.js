@@ -7,6 +7,9 @@
  * them:
  *   - Play's buttons get names ("Play", "Stop: back to step 0", from the widget's .course-word-* spans) and
  *     aria-pressed while playing; their icons are hidden from screen readers;
+ *   - a slider's handle and its editable read-out get the slider's name (its label's words, else its tooltip:
+ *     ipywidgets names neither), and a dropdown keeps its arrow keys (JupyterLab's notebook shortcuts take ↑/↓ from
+ *     any element that is not :read-write, which a <select> is not; data-lm-suppress-shortcuts gives them back);
  *   - each stepping widget's .course-live element (role="status": polite, atomic) says the step shown, from the
  *     hidden .course-said text of its visible step frames, once the step has stayed for a moment (a slider dragged
  *     across ten steps says the last), and not while Play runs: when Play stops, it says where it stopped.
@@ -60,6 +63,24 @@
     });
   }
 
+  function set(el, name, value) {
+    if (el.getAttribute(name) !== value) { el.setAttribute(name, value); }
+  }
+
+  function nameControls(root) {
+    root.querySelectorAll(".widget-slider, .widget-hslider, .widget-vslider").forEach(function (row) {
+      var label = row.querySelector(".widget-label");
+      var name = label ? (label.textContent.trim() || label.getAttribute("title") || "") : "";
+      if (!name) { return; }
+      row.querySelectorAll(".noUi-handle").forEach(function (h) { set(h, "aria-label", name); });
+      row.querySelectorAll(".widget-readout").forEach(function (r) {
+        set(r, "role", "textbox");
+        set(r, "aria-label", name);
+      });
+    });
+    root.querySelectorAll("select").forEach(function (s) { set(s, "data-lm-suppress-shortcuts", "true"); });
+  }
+
   function announce(root) {
     var live = root.querySelector(".course-live");
     if (!live) { return; }
@@ -83,6 +104,7 @@
 
   function enhance(root) {
     namePlay(root);
+    nameControls(root);
     announce(root);
   }
 
