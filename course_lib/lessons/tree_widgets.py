@@ -280,7 +280,7 @@ class BatchingExplorer(CourseWidget):
         body = "".join(f"<tr><td style='padding:2px 10px'>{esc(a)}</td><td style='padding:2px 10px'>{esc(b)}</td>"
                        f"<td style='padding:2px 10px'>{esc(d)}</td></tr>" for a, b, d in rows)
         self.table.value = (
-            f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><th></th>'
+            f'<div style="font-size:{size}px"><table style="border-collapse:collapse"><tr><td></td>'
             "<th style='padding:2px 10px'>" + _("one node at a time") + "</th><th style='padding:2px 10px'>"
             + _("batched by depth (Fold)") + f"</th></tr>{body}</table></div>")
         nodes = sum(t.binarized().size for t in self.batch)

@@ -372,7 +372,7 @@ class ExpressionExplorer(_TwoGraphs):
             note = (f"{cause}\n" if cause else "") + note
         return (f'<div style="font-size:{self.sizes.ui}px"><div>{esc(head)}</div>'
                 '<table style="border-collapse:collapse">'
-                f"<tr><th></th><th style='padding:2px 12px'>{esc(tr.style_name('define-then-run'))}</th>"
+                f"<tr><td></td><th style='padding:2px 12px'>{esc(tr.style_name('define-then-run'))}</th>"
                 f"<th style='padding:2px 12px'>{esc(tr.style_name('define-by-run'))}</th></tr>{body}</table></div>"
                 + (message_html(note, "note", self.theme) if note else ""))
 
