@@ -13,6 +13,7 @@ critical fail a test (:func:`failing`), the rest are reported.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,16 @@ def require_axe() -> Path:
                          "not installed. Run: cd site_tools && npm ci (./course test and ./course site run it when "
                          "the lock file changed)")
     return AXE_JS
+
+
+def require_axe_or_fail() -> Path:
+    """:func:`require_axe` in a test: a missing axe-core fails it with the command that installs it."""
+    import pytest
+
+    try:
+        return require_axe()
+    except AxeMissing as e:
+        pytest.fail(str(e))
 
 
 def inject(page: Any) -> str:
@@ -111,3 +122,35 @@ def describe(violations: list[dict[str, Any]], where: str) -> str:
         for n in v["nodes"][:4]:
             lines.append(f"    {' '.join(n['target'])}: {n['html']}")
     return "\n".join(lines)
+
+
+class Results:
+    """Counts per page (or widget kind) written to ``test-artifacts/browser/axe-<name>.json`` after each row."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.version, self.rows = path, None, {}
+
+    def add(self, where: str, result: dict[str, Any]) -> list[dict[str, Any]]:
+        """Record ``result`` (axe.run's) as the row ``where``; return its failing violations."""
+        self.version = result["version"]
+        self.rows[where] = {**counts(result["violations"]), "violations": result["violations"]}
+        self.path.write_text(json.dumps({"axe": self.version, "rows": self.rows}, indent=1, ensure_ascii=False))
+        return failing(result["violations"])
+
+
+#: JupyterLab 4.6.6's own violations, outside the course's outputs: rule -> what and why it is not ours (strict)
+JUPYTERLAB_OWN: dict[str, str] = {
+    "aria-allowed-attr": "the file browser's and the notebook toolbar's <jp-button> (Upload Files, Toggle File "
+                         "Filter, Enable Debugger) carry aria-pressed, which their role does not allow: JupyterLab's "
+                         "toolbar, built by @jupyter/web-components",
+    "aria-input-field-name": "each code cell's CodeMirror editor (div.cm-content, role textbox) has no accessible "
+                             "name: JupyterLab's notebook editor, around the cells we wrote",
+    "aria-required-children": "the notebook's cell list (div.jp-WindowedPanel-viewport, role feed, 'Cells') holds "
+                              "cells that are not role article: JupyterLab's notebook panel",
+}
+#: the course's outputs in a page (JupyterLab's and the static site's): what is not inside one is the frame's
+OUTPUTS = ".jp-OutputArea-output"
+WIDGET_OUTPUT = ".jp-OutputArea-output:has(> .jupyter-widgets)"  # JupyterLab's widget outputs
+# In the page: resolves after two animation frames, by when the course's enhancer (which works once per frame on
+# what changed) has named the controls just drawn
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"

@@ -13,6 +13,10 @@ Scrolled so the widget starts at the top of the notebook (labdriver.measure_widg
 * ``test_graph_labels_readable_on_a_laptop``: at least 12 px.
 * ``test_widget_words_readable_on_a_projector``: every word of the widget outside its pictures (slider names and
   read-outs, buttons, dropdowns, messages, tables, listings) is at least 20 px, and no control's name is cut short.
+* ``test_widget_has_no_serious_axe_violation`` (issue 27): axe-core (tests/browser/axe.py) on each widget's output,
+  in the presenter theme (projector) and the classroom theme (laptop): no serious or critical WCAG A/AA violation;
+  ``test_jupyterlab_own_axe_violations_are_the_known_ones``: on the whole laptop page, what axe finds outside the
+  course's outputs is exactly ``axe.JUPYTERLAB_OWN`` (JupyterLab's, each with why). Counts in axe-lab-<theme>.json.
 
 Screenshots are saved as artifacts (projector-<kind>.png, laptop-<kind>.png, projector-<kind>-focus<k>.png), the
 measurements as layout-<screen>-<kind>.json (``tools/label_table.py`` prints them).
@@ -28,6 +32,7 @@ import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from . import axe
 from .labdriver import (
     MIN_LABEL_LAPTOP,
     MIN_LABEL_ONE,
@@ -240,3 +245,43 @@ def test_widget_words_readable_on_a_projector(projector, artifacts, kind):
     size, text, _ = m["courseWords"][0]
     assert size >= MIN_WORDS, f"{kind}: {text!r} is {size:.1f} px < {MIN_WORDS} px ({m['courseWords']})"
     assert not m["clipped"], f"{kind}: words cut short in their box: {m['clipped']}"
+
+
+# --- axe-core on the same pages (issue 27): each widget kind in both themes, and JupyterLab's own violations ------
+
+#: the theme each screen's page runs its widgets in
+THEME_OF = {"projector": "presenter", "laptop": "classroom"}
+
+
+@pytest.fixture(scope="module")
+def axe_results(artifacts) -> dict[str, axe.Results]:
+    """The counts, per screen, written to test-artifacts/browser/axe-lab-<theme>.json (tools/axe_table.py)."""
+    axe.require_axe_or_fail()
+    return {where: axe.Results(artifacts / f"axe-lab-{theme}.json") for where, theme in THEME_OF.items()}
+
+
+@pytest.mark.parametrize("kind", list(WIDGETS))
+@pytest.mark.parametrize("where", list(SCREENS))
+def test_widget_has_no_serious_axe_violation(request, axe_results, where, kind):
+    """axe-core limited to the widget's output: zero serious or critical WCAG 2.0/2.1 A/AA violations (the
+    course's own content), in the presenter theme (projector) and the classroom theme (laptop)."""
+    page = request.getfixturevalue(where)
+    page.evaluate(axe.TWO_FRAMES)  # the course's enhancer names what was drawn, on the next frame
+    output = page.query_selector_all(axe.WIDGET_OUTPUT)[list(WIDGETS).index(kind)]
+    bad = axe_results[where].add(kind, axe.run(page, output))
+    assert not bad, "axe-core: serious or critical WCAG A/AA violations in the course's widget:\n" + axe.describe(
+        bad, f"{THEME_OF[where]}, {kind}")
+
+
+def test_jupyterlab_own_axe_violations_are_the_known_ones(laptop, axe_results):
+    """The whole laptop page (JupyterLab as a student has it: file browser open): outside the course's outputs,
+    exactly the rules of axe.JUPYTERLAB_OWN, each with why it is JupyterLab's (strict both ways)."""
+    result = axe.run(laptop, course=axe.OUTPUTS)
+    outside = [{**v, "count": v["count"] - v["inCourse"], "nodes": [n for n in v["nodes"] if not n["course"]]}
+               for v in result["violations"] if v["wcag"] and v["count"] > v["inCourse"]]
+    axe_results["laptop"].add("JupyterLab (outside the course's outputs)", {**result, "violations": outside})
+    new = [v for v in outside if v["rule"] not in axe.JUPYTERLAB_OWN]
+    assert not new, ("axe-core: violations outside the course's outputs not in JUPYTERLAB_OWN (say whose: "
+                     "JupyterLab's, with why, or ours, and fix them):\n" + axe.describe(new, "JupyterLab"))
+    gone = sorted(set(axe.JUPYTERLAB_OWN) - {v["rule"] for v in outside})
+    assert not gone, f"JupyterLab no longer shows {gone}: take them off axe.JUPYTERLAB_OWN"
