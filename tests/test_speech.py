@@ -142,14 +142,14 @@ def test_each_step_frame_carries_its_sentence_and_the_widgets_their_live_region(
     s = cw.Stepper(affine("define-then-run"))
     text = s.pane.parts(3)[0]
     said = "BUILD, step 3 of 22: define op mul = mul(x, w) (no value yet)"
-    assert f'<span class="course-said" hidden>{said}</span>' in text
+    assert f'<span class="course-said" hidden="">{said}</span>' in text
     b = cw.SideBySide(programs.affine_sin, {"x": 3.0, "w": 2.0})
-    assert 'hidden>define-by-run, RUN, step 3 of 11: ' in b.panes["define-by-run"].parts(3)[0]
+    assert 'hidden="">define-by-run, RUN, step 3 of 11: ' in b.panes["define-by-run"].parts(3)[0]
     for widget in (s, b):
         regions = [c.value for c in widget.children if "course-live" in getattr(c, "value", "")]
         assert len(regions) == 1 and 'role="status"' in regions[0], type(widget).__name__
         for word in ("play", "stop", "repeat"):
-            assert f'class="course-word-{word}" hidden>' in regions[0]
+            assert f'class="course-word-{word}" hidden="">' in regions[0]
 
 
 def test_mobilenet_v2_from_pytorch_is_summarized_by_its_blocks():

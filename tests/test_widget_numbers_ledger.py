@@ -407,7 +407,8 @@ def test_an_interval_problem_is_not_hidden_by_the_steppers_note() -> None:
 # ------------------------------------------------------------------------------------- 5. the expression explorer
 def _table(e: ExpressionExplorer) -> dict[str, tuple[str, str]]:
     """The results table: row name -> (define-then-run, define-by-run), as shown."""
-    rows = re.findall(r"<tr><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>", e.results.value)
+    cell = r"<td[^>]*>((?:(?!</tr>).)*?)</td>"  # within one row (the header's empty corner is a <td> too)
+    rows = re.findall(rf"<tr>{cell}{cell}{cell}</tr>", e.results.value)
     return {html.unescape(k): (html.unescape(a), html.unescape(b)) for k, a, b in rows}
 
 

@@ -15,7 +15,7 @@ Without the enhancer (an editor that does not load JupyterLab extensions) the wi
 only the announcements and the Play buttons' names are missing.
 
 >>> said_html("BUILD", "step 3 of 22", "define op mul")
-'<span class="course-said" hidden>BUILD, step 3 of 22: define op mul</span>'
+'<span class="course-said" hidden="">BUILD, step 3 of 22: define op mul</span>'
 """
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ def said_html(*parts: str) -> str:
     *head, last = [p for p in parts if p]
     text = joined(COLON, [", ".join(head), last]) if head else last
     text = " ".join(text.replace("▶", "").replace("◀", "").split())  # "press ▶ Play": no symbol to spell out
-    return f'<span class="course-said" hidden>{esc(text)}</span>'
+    return f'<span class="course-said" hidden="">{esc(text)}</span>'
 
 
 def announcer() -> Any:
     """The live region of a stepping widget and its Play buttons' names (an HTML widget whose text never
     changes: the enhancer writes into the region, which stays in the page)."""
-    words = "".join(f'<span class="course-word-{k}" hidden>{esc(_(v))}</span>' for k, v in PLAY_WORDS.items())
+    words = "".join(f'<span class="course-word-{k}" hidden="">{esc(_(v))}</span>' for k, v in PLAY_WORDS.items())
     return W.HTML(f'<div class="course-live" role="status" style="{SR_ONLY}"></div>{words}',
                   layout=W.Layout(height="0px", overflow="hidden", margin="0"))

@@ -24,12 +24,10 @@ import pytest
 from site_tools import build as site_build
 from site_tools import pages as site_pages
 
-from . import axe, test_site
+from . import axe
 from .test_site import Visit, go_to_slide, widget_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
-#: test_site.py's fixtures, here too: the site built and served its way (once for this file, module scope)
-site, base_url = test_site.site, test_site.base_url
 EDITIONS = {"en": ("", ROOT / "notebooks", ROOT / "instructor"),
             "fr": ("fr/", ROOT / "notebooks" / "fr", ROOT / "instructor" / "fr")}
 SITE_WIDGET_OUTPUT = ".jupyter-widgets.jp-OutputArea-output"  # the static site's (test_site.py's)

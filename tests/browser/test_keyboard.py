@@ -41,7 +41,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -49,8 +48,8 @@ from course_lib import render
 from course_lib.i18n import gettext as _
 from course_lib.widgets.base import Sizes
 
-from .labdriver import KERNEL_IDLE, SCREENS, open_notebook, run_all, wait_for_widget_views, wait_settled
-from .test_layout import SETUP, WIDGETS
+from .labdriver import KERNEL_IDLE, wait_settled
+from .test_layout import WIDGETS
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = list(WIDGETS)
@@ -131,24 +130,12 @@ SHOWN = """(k) => {
 
 # ------------------------------------------------------------------------------------------------ the page
 @pytest.fixture(scope="module")
-def lab_page(lab, browser, artifacts):
-    """JupyterLab on a laptop screen with one widget of each kind, run; the Chromium session that reads names."""
-    nb = nbformat.v4.new_notebook()
-    setup = SETUP.replace("cl.set_theme('presenter')", "cl.set_theme('classroom')")
-    nb.cells = [nbformat.v4.new_code_cell(setup)] + [nbformat.v4.new_code_cell(c) for c, _name in WIDGETS.values()]
-    path = artifacts / "keyboard_check.ipynb"
-    nbformat.write(nb, path)
-    ctx = browser.new_context(viewport=SCREENS["laptop"])
-    page = ctx.new_page()
-    open_notebook(page, lab, path.relative_to(ROOT).as_posix())
-    run_all(page)
-    views = wait_for_widget_views(page, len(WIDGETS))
-    assert views == {"rendered": len(WIDGETS), "failed": 0}, views
-    wait_settled(page, ".jp-Notebook .jp-OutputArea", "the widgets")
-    CDP[id(page)] = ctx.new_cdp_session(page)
-    yield page
-    del CDP[id(page)]
-    ctx.close()
+def lab_page(laptop):
+    """JupyterLab on a laptop screen with one widget of each kind, run: the session fixture test_layout.py measures
+    first (conftest.WITH runs this file after it, on its worker); the Chromium session that reads names."""
+    CDP[id(laptop)] = laptop.context.new_cdp_session(laptop)
+    yield laptop
+    del CDP[id(laptop)]
 
 
 def cell_of(kind: str) -> int:

@@ -126,13 +126,6 @@ def projector(lab, browser, artifacts):
     ctx.close()
 
 
-@pytest.fixture(scope="module")
-def laptop(lab, browser, artifacts):
-    ctx, page = open_widgets(lab, browser, artifacts, "laptop")
-    yield page
-    ctx.close()
-
-
 def measure(page: Any, artifacts: Path, kind: str, where: str = "projector") -> dict[str, Any]:
     m = measure_widget(page, list(WIDGETS).index(kind), WIDGETS[kind][1])
     wait_settled(page, ".jp-Notebook .jp-OutputArea", f"{kind} scrolled to the top")  # the picture of what was measured

@@ -21,12 +21,8 @@ slides-04-halfway.png.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
-import threading
-import time
 from pathlib import Path
 
 import nbformat
@@ -110,34 +106,6 @@ SLIDE_SIZES = """(k) => {
 }"""
 GRAPHS = """() => document.querySelectorAll(
   '.jp-OutputArea-output svg[role=img], .jp-OutputArea-output img[src^="data:image/svg+xml"]').length"""
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # the test reports what matters itself
-        pass
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> site_build.Report:
-    if not (site_build.NODE_MODULES / "@jupyter-widgets" / "html-manager").is_dir():
-        pytest.fail("site_tools/node_modules is missing: run ./course site once (it runs npm ci in site_tools), "
-                    "or ./course test, which installs it")
-    out = tmp_path_factory.mktemp("static-edition") / "site"
-    t0 = time.perf_counter()
-    report = site_build.build(out, decks=decks.DECKS)
-    print(f"site built in {time.perf_counter() - t0:.1f} s, {report.total_bytes / 1e6:.1f} MB")
-    return report
-
-
-@pytest.fixture(scope="module")
-def base_url(site):
-    handler = functools.partial(_Quiet, directory=str(site.out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"{LOOPBACK}{server.server_port}/"
-    server.shutdown()
-    server.server_close()
 
 
 class Visit:
