@@ -117,10 +117,17 @@ SVG_ATTRIBUTES: dict[str, set[str]] = {
 # Dropped with everything inside them (nh3 would keep their text).
 DROPPED_WITH_CONTENT = {"script", "style", "iframe", "noscript", "object", "embed", "frameset", "noembed", "xmp"}
 
-# The style sheet of a course widget (course_lib/widgets/sizing.py, widget_css): only this form is kept, moved to the
-# page's head; its only free parts are digits, so it can carry no rule of anyone else's.
-COURSE_STYLE = re.compile(r"<style>((?:\.course-ui-\d{1,3}(?: code)?\{(?:--jp-widgets-font-size:\d{1,3}px|"
-                          r"font-size:inherit)\})+)</style>")
+# The style sheet of a course widget (course_lib/widgets/sizing.py, widget_css: text sizes, and the focus ring of
+# issue 27): only this form is kept, moved to the page's head; its selectors are the course's own, written out here,
+# and its only free parts are digits and hex colours, so it can carry no rule of anyone else's.
+_SELECTORS = "|".join(re.escape(f" {s}") for s in (
+    "code", "input[type=checkbox]", "input[type=checkbox]:focus-visible",
+    ":is(button,input:not([type=checkbox]),select,textarea,.noUi-handle,.widget-readout):focus-visible"))
+_DECLARATION = (r"(?:--jp-widgets-font-size:\d{1,3}px|font-size:inherit|margin-left:\d{1,2}px"
+                r"|outline:\d{1,2}px solid #[0-9a-fA-F]{6}!important|outline-offset:-?\d{1,2}px!important"
+                r"|box-shadow:(?:inset )?0 0 0 \d{1,2}px #[0-9a-fA-F]{6}!important)")
+COURSE_STYLE = re.compile(rf"<style>((?:(?:\[data-jp-theme-light=false\] )?\.course-ui-\d{{1,3}}(?:{_SELECTORS})?"
+                          rf"\{{{_DECLARATION}(?:;{_DECLARATION})*\}})+)</style>")
 IMAGE_DATA = re.compile(r"^data:image/(?:png|jpeg|gif|webp|svg\+xml)[;,]", re.IGNORECASE)
 
 

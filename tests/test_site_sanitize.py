@@ -376,3 +376,19 @@ def test_the_scan_reads_the_html_inside_saved_widgets(html, url):
     page = f'<script type="{ws.STATE_KEY}">{json.dumps(state).replace("/", chr(92) + "/")}</script>'
     assert scan.external_loads(page) == [url]
     assert scan.external_loads(page.replace(ws.STATE_KEY, "application/json")) == []
+
+
+@pytest.mark.parametrize("theme", ["classroom", "presenter"])
+def test_a_course_widget_style_sheet_is_kept_and_nothing_else_in_its_form(theme):
+    """The widget's sheet (text sizes and the focus ring of issue 27, widgets.sizing.widget_css) is kept whole; a
+    rule of anyone else's written in its form (another selector, another declaration) is not."""
+    from course_lib import render
+    from course_lib.widgets.base import Sizes
+    from course_lib.widgets.sizing import widget_css
+
+    sheet = widget_css(Sizes.of(render.get_theme(theme)))
+    assert sanitize.course_styles(sheet) == [sheet.removeprefix("<style>").removesuffix("</style>")]
+    for planted in (".course-ui-15 a{outline:2px solid #111111!important}",
+                    ".course-ui-15{outline:2px solid #111111!important;background:url(x)}",
+                    ".course-ui-15 code{font-size:inherit}body{display:none}"):
+        assert not sanitize.COURSE_STYLE.fullmatch(f"<style>{planted}</style>"), planted
