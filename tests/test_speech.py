@@ -162,3 +162,12 @@ def test_mobilenet_v2_from_pytorch_is_summarized_by_its_blocks():
     assert name == "Graph fx MobileNetV2: 155 boxes, 164 arrows."
     assert desc.startswith("155 nodes in 35 scopes; the largest: features/2/conv (8)")
     assert len(text) < 3000
+
+
+def test_a_picture_drawn_again_after_a_language_switch_says_it_in_the_new_language():
+    g = Graph("g")
+    g.add("exp", [g.add("placeholder", name="x", kind="input")])
+    lay = render.Layout(g)
+    assert said(lay.svg())[0] == "Graph g: 2 boxes, 1 arrow."
+    set_language("fr")
+    assert said(lay.svg())[0] == "Graphe g\u00a0: 2 boîtes, 1 flèche."

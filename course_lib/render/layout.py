@@ -93,7 +93,6 @@ class Layout:
         self.geometry, self.reasons = engines.layout(self.dot)
         self._fragments: dict[tuple, str] = {}
         self._parts: dict[tuple, tuple[str, tuple[str, ...]]] = {}
-        self._said: dict[tuple, tuple[str, str]] = {}  # what each state drawn says (speech.spoken), per state
         if self.geometry is not None:
             self._place()
 
@@ -271,14 +270,7 @@ class Layout:
             parts, lw, lh = legend_parts(t, max(width, 600.0), height)
             body += parts
             width, height = max(width, lw), height + lh
-        title = self.graph.name if title is None else title
-        key = (title, step, tuple(states.values()))  # a step drawn again (a slider going back) is said again
-        said = self._said.get(key)
-        if said is None:
-            if len(self._said) > 5_000:  # explorers create new values forever: keep memory bounded
-                self._said.clear()
-            said = self._said[key] = spoken(self.plan, states, title=title, step=step)
-        name, description = said
+        name, description = spoken(self.plan, states, title=self.graph.name if title is None else title, step=step)
         return svg_root(svg_id or self.prefix, width, height, t, body, max_width, max_height, name, description)
 
     def _note_svg(self, width: float, height: float) -> tuple[str, float]:

@@ -59,7 +59,8 @@ class Plan:
     key_of: dict[int, str]  # node id -> item key (only for drawn nodes)
     note: str
     hidden_count: int = 0
-    #: what :mod:`.speech` computes once per plan (names, inputs) or per set of boxes shown (a summary)
+    #: what :mod:`.speech` computes once per plan (names, inputs), per set of boxes shown (a summary) and per state
+    #: drawn (what it says)
     said: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
 

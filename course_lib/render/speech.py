@@ -134,7 +134,19 @@ def _label(item: Item, name: str, lines: tuple[str, ...], status: str) -> str:
 def spoken(p: Plan, states: Mapping[str, tuple[str, tuple[str, ...]]], *, title: str = "",
            step: tuple[int, int] | None = None) -> tuple[str, str]:
     """(name, description) of one state of a drawing; ``states``: box key -> (status, label lines), as
-    :func:`.plan.item_states` gives them; ``step``: (k, n) when the picture is step k of a trace of n steps."""
+    :func:`.plan.item_states` gives them; ``step``: (k, n) when the picture is step k of a trace of n steps. Kept
+    in the plan's ``said`` per state and language: a step drawn again (a slider going back) is said again."""
+    key = ("spoken", get_language(), title, step, tuple(states.values()))
+    said = p.said.get(key)
+    if said is None:
+        if len(p.said) > 5_000:  # explorers bring new values forever: keep memory bounded
+            p.said.clear()
+        said = p.said[key] = _spoken(p, states, title, step)
+    return said
+
+
+def _spoken(p: Plan, states: Mapping[str, tuple[str, tuple[str, ...]]], title: str,
+            step: tuple[int, int] | None) -> tuple[str, str]:
     shown = [item for item in p.items if states[item.key][0] != "hidden"]
     keys = {item.key for item in shown}
     arrows = sum(1 for s, d, _g in p.edges if s in keys and d in keys)
