@@ -51,7 +51,7 @@ else:
     IMPORT_ERROR = None
 
 __all__ = ["MESSAGE_KINDS", "NO_IPYWIDGETS", "CourseWidget", "Sizes", "guarded", "ipywidgets", "message_html",
-           "quietly", "said_ids", "tooltip_words", "with_tooltips"]
+           "quietly", "said_ids", "styled", "tooltip_words", "with_tooltips"]
 
 NO_IPYWIDGETS = N_("{what} need ipywidgets 8: pip install 'ipywidgets>=8' ({error})")
 
@@ -196,6 +196,16 @@ def with_tooltips(widget: Any) -> None:
         widget.tooltip = tooltip_words(widget)
 
 
+def styled(box: Any, sizes: Sizes) -> Any:
+    """Make ``box`` a course box: its class (ipywidgets' own controls, slider names and read-outs, dropdowns,
+    toggle buttons, check boxes, take their text size from a CSS variable set on it, so they scale with the theme),
+    tooltips that say something (:func:`with_tooltips`); returns the hidden style sheet the box must hold.
+    """
+    box.add_class(f"course-ui-{sizes.ui}")
+    with_tooltips(box)  # no control shows the tooltip "null" (children set later, too)
+    return ipywidgets.HTML(widget_css(sizes), layout=ipywidgets.Layout(display="none"))
+
+
 class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # type: ignore[misc]
     """A column of controls and pictures with a theme, its text sizes and an inline message box.
 
@@ -216,12 +226,8 @@ class CourseWidget(ipywidgets.VBox if ipywidgets is not None else object):  # ty
         self.sizes = Sizes.of(self.theme)
         self.message = w.HTML("")
         self.shown: list[str] = []  # the messages in the message box now (Said ones know their msgid)
-        # ipywidgets' own controls (slider names and read-outs, dropdowns, toggle buttons, check boxes) take their
-        # text size from a CSS variable; setting it on this widget's box scales them with the theme as well
-        self.add_class(f"course-ui-{self.sizes.ui}")
-        self.sheet = w.HTML(widget_css(self.sizes), layout=w.Layout(display="none"))
+        self.sheet = styled(self, self.sizes)
         self.observe(self._keep_sheet, "children")
-        with_tooltips(self)  # no control of the widget shows the tooltip "null" (its children, set later, too)
 
     def _keep_sheet(self, change: Any) -> None:
         """Keep the style sheet among the children whatever a subclass sets them to (last, hidden)."""

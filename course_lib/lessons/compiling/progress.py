@@ -50,16 +50,13 @@ class Progress:
         if W is None or get_ipython() is None:
             return self
         from ... import render
-        from ...widgets.base import Sizes, with_tooltips
-        from ...widgets.sizing import widget_css
+        from ...widgets.base import Sizes, styled
 
         self._bar = W.IntProgress(value=0, min=0, max=self.total, description=self.label,
                                   style={"description_width": "initial"}, layout=W.Layout(width="min(100%, 560px)"))
         # its words at the theme's size, as every course widget's (13 px, JupyterLab's, on a projector before)
-        sizes = Sizes.of(render.get_theme())
-        self.view = W.HBox([self._bar, W.HTML(widget_css(sizes), layout=W.Layout(display="none"))])
-        self.view.add_class(f"course-ui-{sizes.ui}")
-        with_tooltips(self.view)  # the bar's words on hover, not "null"
+        self.view = W.HBox([self._bar])
+        self.view.children += (styled(self.view, Sizes.of(render.get_theme())),)
         display(self.view)
         return self
 
