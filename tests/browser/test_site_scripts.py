@@ -101,6 +101,9 @@ def test_no_planted_script_runs_in_the_browser(rel, planted_site, browser, artif
                     pass  # hidden inside a closed <details>: nothing to click
             for k in range(page.locator("input").count()):
                 page.locator("input").nth(k).focus()
+        # a planted form, its javascript: action cleaned away, submits the page to itself ("index.html?"): wait until
+        # that reload is over (no request for a while) before looking at what the page holds
+        page.wait_for_load_state("networkidle")
         page.wait_for_load_state("load")
         assert page.url.startswith(base + rel) and page.locator("main, .jp-Notebook, .reveal").count() > 0, \
             f"{rel}: the page was replaced ({page.url})"
