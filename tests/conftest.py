@@ -29,12 +29,14 @@ def _english_after_each_test():
 
 HERE = Path(__file__).resolve().parent
 #: Test files left out by the edit-test loop (./course test --quick): each drives real TensorFlow or PyTorch (their
-#: imports alone take seconds, and these tests build, trace and time real graphs), builds the whole static site, or
+#: imports alone take seconds, and these tests build, trace and time real graphs), builds the whole static site, runs
+#: a jupyter server and repo2docker (the deployment recipes), or
 #: searches thousands of random inputs. Together they are about three quarters of the unit stage's time; the core,
 #: the view, the widgets, the messages, the notebooks' rules and the layering stay in the loop. ./course test runs all.
 SLOW = {
     "test_adapters_tensorflow.py", "test_adapters_torch.py", "test_autograd_memory.py", "test_compiling.py",
-    "test_deployment.py", "test_edge_values.py", "test_envcheck.py", "test_exercises_05_06.py", "test_frameworks.py",
+    "test_deploy_recipes.py", "test_deployment.py", "test_edge_values.py", "test_envcheck.py",
+    "test_exercises_05_06.py", "test_frameworks.py",
     "test_i18n_exercises.py", "test_lazy_imports.py", "test_site_build.py", "test_tf_debugging.py",
     "test_xla_payoff.py",
 }

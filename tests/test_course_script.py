@@ -27,6 +27,7 @@ def course(*args: str) -> subprocess.CompletedProcess[str]:
     (["site", "--out"], "--out needs a folder"),
     (["site", "--out", "README.md"], "--out README.md is a file, not a folder"),
     (["test", "--bogus"], "unknown option for ./course test: --bogus"),
+    (["test", "--hub", "--quick"], "./course test --hub runs the JupyterHub test alone"),
 ])
 def test_a_wrong_option_is_refused_before_setup_with_what_to_do(args: list[str], said: str) -> None:
     done = course(*args)
