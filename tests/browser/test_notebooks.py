@@ -1,48 +1,56 @@
-"""Every lesson opened in a real JupyterLab in headless Chromium and run top to bottom as a student would, once:
-in French where its widgets have French words to check (FRENCH below), in English otherwise, so both editions run.
+"""Every lesson as the instructor presents it, opened in a real JupyterLab in headless Chromium: in French where its
+widgets have French words to check (FRENCH below), in English otherwise, so both editions show.
 
 Fails on any error output, any "Error displaying widget", a widget view the notebook saved that did not render, or a
 control's name cut short in its box; a French notebook also fails on a French word missing from its widgets or an
 English one left in them (issue 16: steppers, the side-by-side, the explorers, the lessons' own widgets).
 
-Why each lesson once and not once per edition: the notebook stage of ./course test (nbval) runs every cell of both
-editions in a kernel and compares every output, and tests/test_fr_twins.py proves each French notebook is its English
-twin's program (strings, comments and the language line aside). What the browser adds is JupyterLab's front end:
-the live widgets of that program drawn by its widget manager. The French twin draws the same widgets from the same
-code, in French, so its run checks what the English run would and the French words besides.
-The run is the instructor's (issue 26): a copy of the lesson with ``import course_lib as cl; cl.present()`` as its
-first cell (how the README and the start page say to present), opened at 1280×720 in Presentation Mode with the side
-bar hidden. Every widget view is then scrolled to the top and measured (labdriver.measure_widget): graph labels at
-least 24 px with one graph shown and 20 px with two, the course widget's words at least 20 px, its main control and
-graphs on the screen together, no label line crossing its shape, no box of it scrolling sideways. A lesson whose
-widgets miss a target listed for it in SHORT is an expected failure (strict: a target met again must come off the
-list); any other target missed fails. The measurements go to test-artifacts/browser/projector-<notebook>.json
-(``tools/label_table.py`` prints them as a table).
-Screenshots: <notebook>.png (the top of the run notebook) and <notebook>-widget<k>.png (the projector's screen with
+What is opened: the lesson's presenter copy, the one the slides show (site_tools/decks/, made by ``./course test
+--refresh-notebooks``: the lesson run top to bottom with the presenter theme on, which ``cl.present()`` turns on,
+its outputs and widget state saved), trusted as ``./course start`` trusts a student's notebooks. No cell runs: the
+widgets render from the saved widget state, the same views JupyterLab's widget manager draws for a live kernel. A
+copy whose code is not its lesson's fails (it would show an old lesson). ipywidgets marks a view whose model no
+kernel holds with a chain-broken icon that a live view lacks; the test hides that mark, so it measures the layout
+of the live run. Why not run each lesson here: the notebook
+stage of ./course test (nbval) already runs every cell of both editions in a kernel and compares every output, and
+tests/test_widgets.py, test_layout.py and test_keyboard.py drive every widget kind live; re-running the lessons
+here cost about half the browser stage (its kernels: 03 alone took 2 minutes) for what the front end shows, which
+the saved state shows the same. Each lesson once: tests/test_fr_twins.py proves each French notebook is its English
+twin's program, so its copy checks what the English one would and the French words besides.
+Opened at 1280×720 in Presentation Mode with the side bar hidden (issue 26). Every widget view is then scrolled to
+the top and measured (labdriver.measure_widget): graph labels at least 24 px with one graph shown and 20 px with two,
+the course widget's words at least 20 px, its main control and graphs on the screen together, no label line crossing
+its shape, no box of it scrolling sideways. A lesson whose widgets miss a target listed for it in SHORT is an
+expected failure (strict: a target met again must come off the list); any other target missed fails. The
+measurements go to test-artifacts/browser/projector-<notebook>.json (``tools/label_table.py`` prints them as a table).
+Screenshots: <notebook>.png (the top of the notebook) and <notebook>-widget<k>.png (the projector's screen with
 widget k scrolled to the top; French: french-<notebook>...).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
+
+from site_tools import decks
 
 from .labdriver import (
     MIN_WORDS,
-    PRESENT_LINE,
     SCREENS,
     fit_problems,
     label_target,
     measure_widget,
     open_notebook,
     present_screen,
-    run_all,
     wait_for_widget_views,
     wait_settled,
 )
@@ -174,51 +182,58 @@ def test_the_label_table_prints_every_measured_widget(tmp_path):
     assert "no layout-*.json" in out and table.px(None) == "-"
 
 
-def presenter_copy(rel: str, artifacts: Path) -> str:
-    """A copy of the lesson, outputs cleared, with the instructor's one line as its first cell; returned as a path
-    JupyterLab opens (under test-artifacts/, so nothing is written into notebooks/)."""
-    nb = nbformat.read(ROOT / rel, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    nb.cells.insert(0, nbformat.v4.new_code_cell(PRESENT_LINE))
+def presented_copy(rel: str, lab: Any, artifacts: Path) -> str:
+    """The slides' copy of the lesson (site_tools/decks/: the lesson run with the presenter theme on, what
+    ``cl.present()`` turns on), copied under test-artifacts/ and trusted for this JupyterLab as ``./course start``
+    trusts a student's notebooks; returned as the path JupyterLab opens. A copy whose code is not its lesson's fails:
+    the check would measure an old lesson (``./course test --refresh-notebooks`` re-makes the copies)."""
+    deck = decks.copy_path(ROOT / rel)
+    lesson, copy = (json.loads(p.read_text(encoding="utf-8")) for p in (ROOT / rel, deck))
+    problem = decks.stale(lesson, copy)
+    assert not problem, f"{deck.relative_to(ROOT)} is stale ({problem}): run ./course test --refresh-notebooks"
     folder = artifacts / "presented" / Path(rel).parent.name
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / Path(rel).name
-    nbformat.write(nb, path)
+    shutil.copyfile(deck, path)
+    env = {**os.environ, "JUPYTER_DATA_DIR": str(lab.home / "data")}  # the trust database this JupyterLab reads
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "trust_notebooks.py"), str(path)],
+                          capture_output=True, text=True, check=False, env=env)
+    assert done.returncode == 0, f"{rel}: the trust step failed: {done.stdout}{done.stderr}"
     return path.relative_to(ROOT).as_posix()
 
 
 @pytest.mark.parametrize("rel", RUNS)
-def test_notebook_runs_in_the_browser_without_errors(rel, lab, browser, artifacts):
+def test_notebook_shows_in_the_browser_without_errors(rel, lab, browser, artifacts):
     ctx = browser.new_context(viewport=SCREENS["projector"])
     page = ctx.new_page()
     try:
-        check_run(rel, lab, page, artifacts)
+        check_presented(rel, lab, page, artifacts)
     finally:
         ctx.close()
 
 
-def check_run(rel: str, lab: Any, page: Any, artifacts: Path) -> None:
+def check_presented(rel: str, lab: Any, page: Any, artifacts: Path) -> None:
     t0 = time.monotonic()
-    open_notebook(page, lab, presenter_copy(rel, artifacts))
+    open_notebook(page, lab, presented_copy(rel, lab, artifacts))  # a kernel starts, as for a student; no cell runs
+    # A view drawn from saved state, whose model no kernel holds, carries ipywidgets' "disconnected" mark (a
+    # chain-broken icon before it, which shifts the widget); a live view has none: measure the live layout.
+    page.add_style_tag(content=".jupyter-widgets-disconnected::before { display: none !important; }")
     present_screen(page)
-    run_all(page)
-    seconds = time.monotonic() - t0
     expected = saved_widget_views(ROOT / rel)
-    wait_for_widget_views(page, expected)  # run-all settles before the last views attach
+    views = wait_for_widget_views(page, expected)
+    seconds = time.monotonic() - t0
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error'], "
                           ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
     error_text = [errors.nth(k).inner_text()[:300] for k in range(min(errors.count(), 3))]
     broken = page.get_by_text("Error displaying widget").count()
-    views = page.locator(".jp-OutputArea-output:has(> .jupyter-widgets)")
-    failed = page.locator(".jupyter-widgets-error-widget")  # what ipywidgets shows when a view cannot render
-    rendered, broken_views = views.count(), failed.count()
+    prompts = page.locator(".jp-InputArea-prompt").all_inner_texts()
+    rendered, broken_views = views["rendered"], views["failed"]
     french = rel.startswith("notebooks/fr/")
     stem = Path(rel).stem
     name = ("french-" if french else "") + stem
     page.screenshot(path=str(artifacts / f"{name}.png"), full_page=False)
-    print(f"{rel}: ran in {seconds:.1f} s, {rendered} widget views rendered (notebook saved {expected})")
+    print(f"{rel}: opened in {seconds:.1f} s, {rendered} widget views rendered (notebook saved {expected})")
+    assert not any("*" in p for p in prompts), f"{rel}: a cell ran; the test shows the saved outputs, runs nothing"
     assert not error_text, f"{rel}: error outputs in the browser: {error_text}"
     assert broken == 0, f"{rel}: {broken} 'Error displaying widget' in the browser"
     assert broken_views == 0, f"{rel}: {broken_views} widget views failed to render (the error widget is shown)"
