@@ -34,7 +34,8 @@ HERE = Path(__file__).resolve().parent
 #: searches thousands of random inputs. Together they are about three quarters of the unit stage's time; the core,
 #: the view, the widgets, the messages, the notebooks' rules and the layering stay in the loop. ./course test runs all.
 SLOW = {
-    "test_adapters_tensorflow.py", "test_adapters_torch.py", "test_autograd_memory.py", "test_compiling.py",
+    "test_adapters_tensorflow.py", "test_adapters_torch.py", "test_assignments.py", "test_autograd_memory.py",
+    "test_compiling.py",
     "test_deploy_recipes.py", "test_deployment.py", "test_edge_values.py", "test_envcheck.py",
     "test_exercises_05_06.py", "test_frameworks.py",
     "test_i18n_exercises.py", "test_lazy_imports.py", "test_site_build.py", "test_tf_debugging.py",

@@ -20,6 +20,7 @@ import json
 import linecache
 import os
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -211,7 +212,9 @@ def test_the_whole_cycle_grades_a_right_and_a_wrong_submission(tmp_path: Path, v
         run(["submit", LESSON, "--student", student, *where, *cache], home)
     run(["collect", LESSON], course)
     assert sorted(p.name for p in (course / "submitted").iterdir()) == sorted(students)
+    started = time.monotonic()
     run(["autograde", LESSON], course)
+    print(f"autograde of {len(students)} submissions of {LESSON}: {time.monotonic() - started:.0f} s")
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         scores = {s: (gb.find_submission(LESSON, s).score, gb.find_submission(LESSON, s).max_score) for s in students}
         cells = {g: gb.find_grade(g.replace("answer", "check"), LESSON, LESSON, "student-wrong").score
@@ -225,4 +228,5 @@ def test_the_whole_cycle_grades_a_right_and_a_wrong_submission(tmp_path: Path, v
     said = {grading(c)["grade_id"]: "".join(o.get("evalue", "") for o in c.get("outputs", []))
             for c in graded["cells"] if grading(c).get("grade")}
     assert said["check_01_1"].startswith("6 is not it")
-    assert said["check_01_3"] == "replace ... with your answer and run the cell again" or "Hint" in said["check_01_3"]
+    # the blank one: the course's "not answered yet" (its first hint), not an error of the released code
+    assert said["check_01_3"].startswith("Hint: ")

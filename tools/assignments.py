@@ -62,8 +62,8 @@ WORDS = {
            "graded": "Graded by the course's own check of exercise {key}: {points} point when it says correct "
                      "(no answer is stored here)."},
     "fr": {"answer": "votre réponse à la place de ...", "code": "votre code, si votre réponse en demande",
-           "graded": "Noté par la vérification du cours de l'exercice {key} : {points} point quand elle dit "
-                     "juste (aucune réponse n'est enregistrée ici)."},
+           "graded": "Noté par la vérification du cours (exercice {key}) : {points} point si elle dit juste ; "
+                     "aucune réponse n'est stockée ici."},
 }
 
 
@@ -436,7 +436,8 @@ def config_text(course_id: str, exchange: Path) -> str:
         c = get_config()  # noqa: F821 - nbgrader's config loader defines get_config
         c.CourseDirectory.course_id = {course_id!r}
         # Where release_assignment puts assignments and students submit: a local folder here; on a hub, the shared
-        # exchange every user can reach (./course assignments --exchange /srv/nbgrader/exchange).
+        # exchange every user can read and write (nbgrader's default: ./course assignments --exchange
+        # /usr/local/share/nbgrader/exchange).
         c.Exchange.root = {str(exchange)!r}
         # A cleared solution reads "..." as in the course: the exercise says "not answered yet" and gives its first
         # hint instead of raising nbgrader's default NotImplementedError.
