@@ -27,6 +27,10 @@ def course(*args: str) -> subprocess.CompletedProcess[str]:
     (["site", "--out"], "--out needs a folder"),
     (["site", "--out", "README.md"], "--out README.md is a file, not a folder"),
     (["test", "--bogus"], "unknown option for ./course test: --bogus"),
+    (["assignments", "--lang=de"], "unknown language 'de'"),
+    (["assignments", "--out", "README.md", "--lang", "fr"], "--out README.md is a file, not a folder"),
+    (["assignments", "--exchange"], "--exchange needs a value"),
+    (["assignments", "--bogus"], "unknown option for ./course assignments: --bogus"),
     (["test", "--hub", "--quick"], "./course test --hub runs the JupyterHub test alone"),
 ])
 def test_a_wrong_option_is_refused_before_setup_with_what_to_do(args: list[str], said: str) -> None:
