@@ -15,6 +15,7 @@ left blank, both submit, the instructor collects and autogrades, and the gradebo
 from __future__ import annotations
 
 import ast
+import doctest
 import importlib.util
 import json
 import linecache
@@ -134,6 +135,11 @@ def test_the_release_has_no_solution_and_checks_itself_as_the_course_does(editio
                     break
             else:
                 pytest.fail(f"{key}: the released cell does not bind {name}")
+
+
+def test_the_builders_docstring_examples() -> None:
+    # tools/ is outside test_doctests.py's packages: the builder's examples run here
+    assert doctest.testmod(A).failed == 0
 
 
 def test_an_exercise_without_a_readable_answer_stops_the_build(tmp_path: Path) -> None:
