@@ -162,7 +162,7 @@ class Run:
     student: str
     notebook: str
     cells: list[list[Any]] = field(default_factory=list)  # per code cell: its normalised outputs
-    widgets: list[list[str]] = field(default_factory=list)  # per code cell: the widget models it opened
+    widgets: list[list[list]] = field(default_factory=list)  # per code cell: widget models opened and updated
     widget_views: int = 0
     errors: list[str] = field(default_factory=list)
     kernel_start_s: float = 0.0
@@ -173,6 +173,7 @@ class Run:
     kernel_peak_rss_mb: float = 0.0
     server: dict[str, float] = field(default_factory=dict)
     kernel_processes: int = 0
+    kernel_processes_peak: int = 0
     kernel_pid: int = 0
     server_pid: int = 0
 
@@ -188,6 +189,22 @@ class Outputs:
 
     def model(self, model_id: str) -> str:
         return f"model-{self.order.setdefault(model_id, len(self.order))}"
+
+    def widget(self, msg_type: str, content: dict, states: bool = True) -> list | None:
+        """A widget model the kernel opened (``["open", its model name, its state]``) or updated (``["update",
+        model, the new state]``), the state as sorted JSON with model ids by order and nbval's patterns applied
+        (``states=False``, for a cell nbval does not compare: the model names only); None for any other message."""
+        if msg_type == "comm_open" and content.get("target_name") == "jupyter.widget":
+            model = self.model(content["comm_id"])
+            state = content["data"]["state"]
+            return ["open", state.get("_model_name", "?"), self.state(state) if states else model]
+        if msg_type == "comm_msg" and content["data"].get("method") == "update" and states:
+            return ["update", self.model(content["comm_id"]), self.state(content["data"]["state"])]
+        return None
+
+    def state(self, state: dict) -> str:
+        text = json.dumps(state, sort_keys=True)
+        return sanitize(re.sub(r"IPY_MODEL_([0-9a-f]{32})", lambda m: "IPY_MODEL_" + self.model(m.group(1)), text))
 
     def add(self, msg_type: str, content: dict) -> None:
         if msg_type == "stream":
@@ -260,6 +277,7 @@ class Classroom:
         self.student_tokens: dict[str, str] = {}
         self.server_pids: dict[str, int] = {}
         self.server_start_s: dict[str, float] = {}
+        self.server_start_cpu_s: dict[str, float] = {}  # the server's CPU seconds when it first answered
         self.sessions: dict[str, set[str]] = {}
 
     # --- the hub --------------------------------------------------------------------------------------------------
@@ -383,6 +401,7 @@ class Classroom:
         await wait_for(lambda: self.user_get(name, "api/status"), f"{name}'s server answering through the proxy")
         self.server_start_s[name] = time.monotonic() - t0
         self.server_pids[name] = server["state"]["pid"]
+        self.server_start_cpu_s[name] = tree_cpu(psutil.Process(server["state"]["pid"]))
         self.snapshot()
         return self.server_start_s[name]
 
@@ -464,10 +483,11 @@ class Classroom:
                 run.widgets.append([])
                 continue
 
-            def on_iopub(kind: str, content: dict, outputs: Outputs = outputs, opened: list = opened) -> None:
-                if kind == "comm_open" and content.get("target_name") == "jupyter.widget":
-                    outputs.model(content["comm_id"])
-                    opened.append(content["data"]["state"].get("_model_name", "?"))
+            def on_iopub(kind: str, content: dict, outputs: Outputs = outputs, opened: list = opened,
+                         states: bool = found.get("check", True)) -> None:
+                widget = outputs.widget(kind, content, states)
+                if widget:
+                    opened.append(widget)
                 outputs.add(kind, content)
 
             reply = await kernel.request("execute_request", {
@@ -481,14 +501,18 @@ class Classroom:
                 return
 
     async def sample_peak(self, proc: psutil.Process, run: Run) -> None:
-        """The kernel's highest RSS (children included) while cells run: sampled, the USS is read once at the end
-        (reading it walks every page map: too slow to sample)."""
+        """The kernel's highest RSS (children included) and most processes while cells run: sampled, the USS is read
+        once at the end (reading it walks every page map: too slow to sample)."""
         while True:
             try:
-                rss = sum(p.memory_info().rss for p in [proc, *proc.children(recursive=True)]) / MB
+                tree = [proc, *proc.children(recursive=True)]
+                rss = sum(p.memory_info().rss for p in tree) / MB
             except psutil.NoSuchProcess:
-                rss = 0.0
+                tree, rss = [], 0.0
+            for p in tree[1:]:
+                self.remember(p, f"{run.student}'s kernel's child")
             run.kernel_peak_rss_mb = max(run.kernel_peak_rss_mb, round(rss, 1))
+            run.kernel_processes_peak = max(run.kernel_processes_peak, len(tree))
             await asyncio.sleep(1.0)
 
     # --- stopping -------------------------------------------------------------------------------------------------
@@ -577,13 +601,14 @@ def machine() -> dict[str, Any]:
 
 HEAD = (f"{'notebook':32} {'student':10} {'kernel start':>12} {'run':>7} {'CPU':>7} {'kernel USS/RSS MB':>18} "
         f"{'peak RSS':>9} {'procs':>5} {'server USS/RSS MB':>18}")
+# procs: the kernel's processes, the most seen while it ran (torch.compile's workers, the start page's checks)
 
 
 def row(r: Run) -> str:
     """One run: the kernel's start-up, the notebook's run time and CPU, kernel and server memory."""
     return (f"{r.notebook:32} {r.student:10} {r.kernel_start_s:11.1f}s {r.run_s:6.1f}s {r.cpu_s:6.1f}s "
             f"{r.kernel['uss_mb']:8.0f}/{r.kernel['rss_mb']:<9.0f} {r.kernel_peak_rss_mb:8.0f} "
-            f"{r.kernel_processes:5d} {r.server['uss_mb']:8.0f}/{r.server['rss_mb']:<9.0f}"
+            f"{r.kernel_processes_peak:5d} {r.server['uss_mb']:8.0f}/{r.server['rss_mb']:<9.0f}"
             + (f"  ERROR {r.errors[0]}" if r.errors else ""))
 
 
@@ -619,7 +644,8 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             if many:
                 print(table(many, f"\n{args.students} students at once, {args.class_notebook}"))
                 starts = sorted(room.server_start_s[r.student] for r in many)
-                print(f"server start-up (POST to answering), {len(starts)} at once: {starts[0]:.1f}-{starts[-1]:.1f} s")
+                print(f"server start-up (POST to answering), {len(starts)} at once: {starts[0]:.1f}-{starts[-1]:.1f} s"
+                      f", {max(room.server_start_cpu_s.values()):.1f} CPU s at most")
             hub = room.hub_memory()
             print("the hub and its proxy, USS/RSS MB: " + ", ".join(f"{k} {v['uss_mb']:.0f}/{v['rss_mb']:.0f}"
                                                                     for k, v in hub.items()))

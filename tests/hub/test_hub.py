@@ -67,6 +67,7 @@ def figures(room: hs.Classroom, runs: list[hs.Run], heavy: hs.Run) -> dict:
         "hub_start_s": round(room.hub_start_s, 1),
         "class_notebook": runs[0].notebook,
         "server_start_s": spread([room.server_start_s[r.student] for r in runs]),
+        "server_start_cpu_s": spread([room.server_start_cpu_s[r.student] for r in runs]),
         "kernel_start_s": spread([r.kernel_start_s for r in runs]),
         "kernel_start_cpu_s": spread([r.kernel_start_cpu_s for r in runs]),
         "notebook_cpu_s": spread([r.cpu_s for r in runs]),
