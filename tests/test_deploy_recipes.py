@@ -366,29 +366,37 @@ class Server:
              f"--ServerApp.default_url={default_url}"],
             cwd=home, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         self.opener = urllib.request.build_opener(_NoRedirect)
-        deadline = time.monotonic() + 180
+        try:
+            self._wait_answering(deadline=time.monotonic() + 180)
+        except BaseException:
+            self.stop()  # the fixture never gets this server: stop it here
+            raise
+
+    def _wait_answering(self, deadline: float) -> None:
         while True:  # a condition, not a sleep: the server answers its status API
             if self.process.poll() is not None:
-                raise AssertionError(f"jupyter server exited ({self.process.returncode}): {self.log_text()[-2000:]}")
+                raise AssertionError(f"jupyter server exited ({self.process.returncode}; port {self.port} taken?): "
+                                     f"{self.log_text()[-2000:]}")
             try:
-                if self.get("api/status")[0] == 200:
+                if self.request("api/status", timeout=5)[0] == 200:
                     return
             except OSError:
                 pass
             if time.monotonic() > deadline:
                 raise AssertionError(f"jupyter server did not answer in 180 s: {self.log_text()[-2000:]}")
-            time.sleep(0.2)
+            time.sleep(0.2)  # between polls of the condition above
 
     def log_text(self) -> str:
         self.log.flush()
         return (self.home.parent / "server.log").read_text(errors="replace")
 
-    def request(self, path: str, method: str = "GET", body: dict | None = None) -> tuple[int, dict, str]:
+    def request(self, path: str, method: str = "GET", body: dict | None = None,
+                timeout: float = 300) -> tuple[int, dict, str]:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path.lstrip("/"), data=data, method=method,
                                      headers={"Authorization": f"token {self.token}"})
         try:
-            with self.opener.open(req, timeout=300) as response:
+            with self.opener.open(req, timeout=timeout) as response:
                 return response.status, dict(response.headers), response.read().decode()
         except urllib.error.HTTPError as answer:
             return answer.code, dict(answer.headers), answer.read().decode(errors="replace")
@@ -397,6 +405,8 @@ class Server:
         return self.request(path)
 
     def stop(self) -> None:
+        if self.log.closed:
+            return
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
