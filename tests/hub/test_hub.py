@@ -113,8 +113,10 @@ def test_a_class_runs_the_widgets_notebook_on_jupyterhub(room: hs.Classroom) -> 
     first = runs[0]
     assert sum(map(len, first.widgets)) > 0, "no widget model was opened by notebook 04's widget cells"
     for run in runs[1:]:
-        assert run.widgets == first.widgets, f"{run.student} opened other widget models than {first.student}"
-        assert len(run.cells) == len(first.cells)
+        assert len(run.cells) == len(run.widgets) == len(first.cells) == len(first.widgets)
+        for k, (theirs, ours) in enumerate(zip(run.widgets, first.widgets, strict=True), 1):
+            assert theirs == ours, f"code cell {k} of {run.notebook}: {run.student}'s widgets (models opened, " \
+                                   f"their states, updates) differ from {first.student}'s:\n{theirs}\nvs\n{ours}"
         for k, (theirs, ours) in enumerate(zip(run.cells, first.cells, strict=True), 1):
             assert theirs == ours, f"code cell {k} of {run.notebook}: {run.student}'s outputs differ from " \
                                    f"{first.student}'s:\n{theirs}\nvs\n{ours}"
