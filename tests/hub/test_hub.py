@@ -138,3 +138,10 @@ def test_a_missing_proxy_says_how_to_install_it(room: hs.Classroom, monkeypatch:
     with pytest.raises(hs.HubError, match=r"configurable-http-proxy is not installed.*npm ci"):
         asyncio.run(room.__aenter__())
     assert room.proc is None
+
+
+def test_no_node_says_what_to_install(room: hs.Classroom, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # a PATH with no node on it
+    with pytest.raises(hs.HubError, match=r"needs Node.js and `node` is not on PATH.*install Node.js"):
+        asyncio.run(room.__aenter__())
+    assert room.proc is None
