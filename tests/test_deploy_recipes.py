@@ -99,7 +99,7 @@ def test_config_validates_as_helm_would(chart, config_text) -> None:
     # the user's file alone would fail (the schema requires hub, proxy, ...): what validates is the merge
     assert not jsonschema.Draft7Validator(schema).is_valid(user)
     merged = check_z2jh.coalesce(defaults, user)
-    assert merged["singleuser"]["memory"]["limit"] == "3G"  # the user's value
+    assert merged["singleuser"]["memory"] == user["singleuser"]["memory"]  # the user's values
     assert merged["singleuser"]["storage"]["homeMountPath"] == "/home/jovyan"  # the chart's, kept beside it
     assert merged["singleuser"]["uid"] == 1000  # the uid the image is built for (check_binder.IMAGE_OPTIONS)
     assert check_binder.IMAGE_OPTIONS[check_binder.IMAGE_OPTIONS.index("--user-id") + 1] == "1000"
@@ -162,6 +162,16 @@ def test_config_opens_the_course_through_nbgitpuller(config_text) -> None:
     build = " ".join(check_binder.IMAGE_OPTIONS)
     assert build in config_text and build in DOCS.read_text()
     assert yaml.safe_load(config_text)["cull"]["enabled"] is True
+
+
+def test_docs_give_the_config_figures(config_text) -> None:
+    """docs/deployment.md's table says the memory and CPU figures config.yaml sets (one changed, both changed)."""
+    values = yaml.safe_load(config_text)["singleuser"]
+    docs = DOCS.read_text(encoding="utf-8")
+    for key in ("memory", "cpu"):
+        row = re.search(rf"^\| `singleuser\.{key}\.guarantee` / `\.limit` \| (\S+) / (\S+) ", docs, re.MULTILINE)
+        assert row, f"docs/deployment.md has no row for singleuser.{key}"
+        assert [yaml.safe_load(v) for v in row.groups()] == [values[key]["guarantee"], values[key]["limit"]], key
 
 
 # ================================================================================== The Littlest JupyterHub
