@@ -15,7 +15,8 @@ run), so it runs here. This tool runs it and checks what the course relies on:
 - ``postBuild`` runs after the environment, as the notebook user (not root).
 
 repo2docker is not a package of the course's environment: it is pinned in ``deploy/binder/repo2docker-requirements.txt``
-and installed, the first time, into a virtualenv of its own (``.venv/tools/repo2docker``, about 15 MB). Example::
+and installed, the first time, into a virtualenv of its own (``.venv/tools/repo2docker``: 38 MB, 10 to 20 s of CPU
+and up to a minute or two of download). Example::
 
     >>> problems_in("RUN ./postBuild\\n", "CondaBuildPack", "Building conda environment for python=3.11", "3.11")[0]
     'the repository is not copied into the image (COPY ... src/ ${REPO_DIR}/)'
