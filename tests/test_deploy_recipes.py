@@ -13,7 +13,9 @@
 - The README's Binder badge filled by `./course badge` on a copy, malformed ORG/REPO refused.
 
 The chart's and TLJH's schemas are data from their repositories, kept outside this one (shared/ beside the
-checkout, or COURSE_Z2JH_CHART / COURSE_TLJH_DATA): without them these tests fail saying where to put them.
+checkout, or COURSE_Z2JH_CHART / COURSE_TLJH_DATA; no package index carries them, and this repository does not copy
+them): where they are missing, the tests that need them are skipped, saying where to put them (./course test lists
+the reasons); where they are there but differ from the pinned files, they fail.
 """
 
 from __future__ import annotations
@@ -83,8 +85,10 @@ def test_tools_examples() -> None:
 def chart() -> tuple[dict, dict]:
     try:
         return check_z2jh.load_chart()
+    except check_z2jh.ChartDiffers as differs:
+        pytest.fail(str(differs))
     except check_z2jh.ChartMissing as missing:
-        pytest.fail(str(missing))
+        pytest.skip(str(missing))
 
 
 @pytest.fixture(scope="module")
@@ -186,10 +190,11 @@ def tljh() -> tuple[dict, dict]:
     for name, digest in TLJH_FILES.items():
         path = folder / name
         if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
-            pytest.fail(f"TLJH's {name} (commit 84ed38f) is missing or different in {folder}. To do: write "
-                        "tljh/config_schema.py's config_schema and tljh/configurer.py's default of "
-                        "github.com/jupyterhub/the-littlest-jupyterhub at that commit as JSON there (see its "
-                        f"SOURCE.txt), or name the folder with {TLJH_ENV}")
+            stop = pytest.fail if path.is_file() else pytest.skip  # a wrong copy fails; none is skipped
+            stop(f"TLJH's {name} (commit 84ed38f) is missing or different in {folder}. To do: write "
+                 "tljh/config_schema.py's config_schema and tljh/configurer.py's default of "
+                 "github.com/jupyterhub/the-littlest-jupyterhub at that commit as JSON there (see its "
+                 f"SOURCE.txt), or name the folder with {TLJH_ENV}")
         loaded.append(json.loads(path.read_text()))
     return loaded[0], loaded[1]
 

@@ -69,6 +69,10 @@ class ChartMissing(Exception):
     """The chart's schema or defaults are not where they were looked for (the message says where to put them)."""
 
 
+class ChartDiffers(ChartMissing):
+    """A file is there but is not the pinned chart's (its sha256 differs): a wrong or damaged copy."""
+
+
 def chart_dir(explicit: str | os.PathLike | None = None) -> Path:
     """The folder holding the chart's files: ``explicit``, else ``$COURSE_Z2JH_CHART``, else the default."""
     if explicit:
@@ -88,7 +92,7 @@ def load_chart(directory: str | os.PathLike | None = None) -> tuple[dict, dict]:
             raise ChartMissing(f"the Zero to JupyterHub chart's {name} is not in {folder}. To do: {WHERE_TO_GET}.")
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() != digest:
-            raise ChartMissing(
+            raise ChartDiffers(
                 f"{path} is not the chart {CHART_VERSION}'s {name} (its sha256 differs). To do: {WHERE_TO_GET}."
             )
         loaded.append(yaml.load(data, Loader=_LOADER))
