@@ -4,7 +4,7 @@ each running a notebook's code cells through its own kernel, through the hub's p
 Run: ``.venv/bin/python benchmarks/hub_students.py`` (about eight minutes on two cores): every notebook of the course
 for one student, each on a fresh kernel while a classmate's kernel is open (the table that says which notebook is
 heaviest), then ``--students 8`` students running notebook 04 at once. It prints figures and asserts nothing about
-time or size. ``--smoke`` (what ``./course test`` runs): notebook 00 for the student and the classmate, no class.
+time or size. ``--smoke`` (what ``./course test`` runs): notebook 00 for one student, no classmate, no class.
 ``--notebooks 04 05`` / ``--students N`` / ``--class-notebook 05``: other choices. Needs the pinned proxy:
 ``./course test --hub`` (or ``npm ci`` in ``deploy/hub/``) installs it.
 
@@ -589,14 +589,16 @@ async def class_run(room: Classroom, students: int, notebook: str, close: bool =
 
 
 def machine() -> dict[str, Any]:
-    """What the figures were measured on."""
+    """What the figures were measured on, and how busy it was then (the load average over 1, 5 and 15 minutes: times
+    measured on a busy machine are upper figures; memory and CPU seconds do not depend on it)."""
     freq = psutil.cpu_freq()
     model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                   if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
     return {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "cpu": model, "cores": psutil.cpu_count(), "cpu_mhz": round(freq.current) if freq else None,
             "ram_gb": round(psutil.virtual_memory().total / 2**30, 1), "system": platform.platform(),
-            "python": platform.python_version()}
+            "python": platform.python_version(),
+            "load_average": [round(x, 1) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None}
 
 
 HEAD = (f"{'notebook':32} {'student':10} {'kernel start':>12} {'run':>7} {'CPU':>7} {'kernel USS/RSS MB':>18} "
@@ -622,19 +624,24 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     try:
         async with Classroom(work) as room:
             print(f"hub answering through the proxy after {room.hub_start_s:.1f} s")
-            await room.add_students(["solo", "mate"])
-            started = await asyncio.gather(room.start_server("solo"), room.start_server("mate"))
-            print(f"two servers ready after {started[0]:.1f} and {started[1]:.1f} s")
+            names = ["solo", "mate"] if args.companion else ["solo"]
+            await room.add_students(names)
+            started = await asyncio.gather(*map(room.start_server, names))
+            print("servers ready after " + ", ".join(f"{s:.1f}" for s in started) + " s")
             # A classmate's kernel stays open meanwhile: alone, a kernel is the only one mapping TensorFlow's and
-            # PyTorch's libraries and its USS counts them; beside another (a class) it does not.
-            mate = await room.run_notebook("mate", args.companion, close=False)
+            # PyTorch's libraries and its USS counts them; beside another (a class) it does not. (--smoke: no
+            # classmate, its USS then overstates: smoke figures only show that the driver works.)
+            if args.companion:
+                mate = await room.run_notebook("mate", args.companion, close=False)
             print(f"\none student, each notebook on a fresh kernel (a classmate's kernel open beside it, "
-                  f"{mate.notebook})\n{HEAD}", flush=True)
+                  f"{mate.notebook})" if args.companion else "\none student, no classmate (--smoke)", flush=True)
+            print(HEAD, flush=True)
             solo = []
             for nb in args.notebooks:
                 solo.append(await room.run_notebook("solo", nb))
                 print(row(solo[-1]), flush=True)
-            await room.close_sessions("mate")
+            if args.companion:
+                await room.close_sessions("mate")
             heaviest = max(solo, key=lambda r: r.kernel["uss_mb"])
             print(f"heaviest (kernel USS after the notebook): {heaviest.notebook}; most CPU: "
                   f"{max(solo, key=lambda r: r.cpu_s).notebook}")
@@ -659,7 +666,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--smoke", action="store_true",
-                        help="notebook 00 for one student and its classmate, no class run (CI)")
+                        help="notebook 00 for one student, no classmate, no class run (./course test)")
     parser.add_argument("--notebooks", nargs="+", help="notebook numbers or names for the one-student table")
     parser.add_argument("--students", type=int, default=8, help="students running the class notebook at once")
     parser.add_argument("--class-notebook", default=CLASS_NOTEBOOK)
@@ -671,7 +678,7 @@ def main() -> None:
     unknown = [n for n in args.notebooks if n not in every]
     if unknown:
         parser.error(f"no notebook {unknown} in notebooks/; choose among {every}")
-    args.companion = args.notebooks[0] if args.smoke else CLASS_NOTEBOOK
+    args.companion = None if args.smoke else CLASS_NOTEBOOK
     if args.smoke:
         args.students = 0
     try:

@@ -7,7 +7,8 @@ The hub is JupyterHub 5.5 from the course's .venv on 127.0.0.1 (free ports), its
 deploy/hub/jupyterhub_config.py). The driver is benchmarks/hub_students.py's Classroom: students created and their
 servers started through the hub's REST API (all at once), each student's notebook copy put in its home and opened
 (a session: a kernel) through its own server with its own token, the code cells run over the kernel's websocket
-under /user/<name>/, measured with psutil. Run alone with ``./course test --hub`` (./course test runs it last).
+under /user/<name>/, measured with psutil. Run alone with ``./course test --hub`` (./course test runs it last). The
+figures record the load average: times measured on a busy machine are upper figures.
 
 The figures are printed and written to test-artifacts/hub-figures.json; no figure is a threshold here.
 """
@@ -101,7 +102,8 @@ def test_a_class_runs_the_widgets_notebook_on_jupyterhub(room: hs.Classroom) -> 
     print(hs.table([heavy], "the heaviest notebook, one student"))
     print(f"server start-up (POST to answering through the proxy), {STUDENTS} at once: {found['server_start_s']}")
     print(f"the hub and its proxy (once per hub), USS/RSS MB: {hub}")
-    print(f"figures written to {FIGURES.relative_to(ROOT)}")
+    print(f"load average (1, 5, 15 min) at the end: {found['machine']['load_average']}; "
+          f"figures written to {FIGURES.relative_to(ROOT)}")
 
     # what was started is what the label says: distinct servers and kernels, one per student
     assert len({r.server_pid for r in runs}) == len({r.kernel_pid for r in runs}) == STUDENTS
