@@ -54,6 +54,12 @@ def numpy_value(steps, xv: float, wv: float) -> float:
     return float(program("numpy", steps, np.float64(xv), np.float64(wv), np.float64(0.5)))
 
 
+def central_difference(steps, xv: float, wv: float, k: int, h: float) -> float:
+    """(f(p + h·e_k) − f(p − h·e_k)) / 2h: the derivative along input k (0: x, 1: w) by a central difference."""
+    up, down = (numpy_value(steps, xv + s * h * (k == 0), wv + s * h * (k == 1)) for s in (1, -1))
+    return (up - down) / (2 * h)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=steps_strategy, xv=point, wv=point)
 def test_random_expressions_agree_in_both_engines_with_numpy_and_finite_differences(steps, xv, wv):
@@ -75,10 +81,12 @@ def test_random_expressions_agree_in_both_engines_with_numpy_and_finite_differen
     assert ts.run(y, feed) == pytest.approx(ref, rel=1e-12, abs=1e-12)
     assert out.data == pytest.approx(ref, rel=1e-12, abs=1e-12)
     for static_grad, dynamic_grad, k in ((dx_st, vx.grad, 0), (dw_st, vw.grad, 1)):
-        h = 1e-6
-        shifted = [(xv + h * (k == 0), wv + h * (k == 1)), (xv - h * (k == 0), wv - h * (k == 1))]
-        fd = (numpy_value(steps, *shifted[0]) - numpy_value(steps, *shifted[1])) / (2 * h)
         assert ts.run(static_grad, feed) == pytest.approx(dynamic_grad, rel=1e-9, abs=1e-12)
+        fd, coarse = (central_difference(steps, xv, wv, k, h) for h in (1e-6, 1e-5))
+        # a central difference is an oracle only where it has converged: its error grows as h² times the third
+        # derivative, which sin(exp(...)) can make huge (seen: -43660 for a true -43676); where ten times h moves
+        # it by more than the tolerance, the steps are too coarse for this function and the case says nothing
+        assume(coarse == pytest.approx(fd, rel=1e-4, abs=1e-4))
         assert dynamic_grad == pytest.approx(fd, rel=1e-4, abs=1e-4)
 
 
