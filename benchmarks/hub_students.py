@@ -70,11 +70,21 @@ HEAVIEST = "08_where_we_are_today.ipynb"
 CLASS_NOTEBOOK = "04_side_by_side.ipynb"  # the widgets' notebook every student of the hub test runs
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MB = 2**20
+KERNEL = "python3"  # the kernel spec each notebook opens with, as a student's JupyterLab does
+START_ATTEMPTS = 3  # a student whose kernel died as it started (a port taken) starts it again, at most this often
 DEADLINE = 900.0  # seconds; a busy machine is slow, only the condition ends a wait
 
 
 class HubError(RuntimeError):
     """Something the hub run needs is missing or went wrong: the message says what, and what to do."""
+
+
+class KernelDied(HubError):
+    """A kernel's websocket closed before its reply: the kernel died (its server's log says why)."""
+
+
+class KernelRestarted(HubError):
+    """The server said "restarting": the kernel died and its KernelRestarter starts it again (a fresh state)."""
 
 
 def free_port() -> int:
@@ -155,6 +165,17 @@ async def wait_for(condition: Callable[[], Any], what: str, timeout: float = DEA
         await asyncio.sleep(interval)
 
 
+def kernel_process(server: psutil.Process, kernel_id: str) -> psutil.Process | None:
+    """The live child of ``server`` running kernel ``kernel_id`` (its connection file's name holds the id)."""
+    for p in server.children():
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE and any(kernel_id in a for a in p.cmdline()):
+                return p
+        except psutil.Error:  # it ended meanwhile
+            continue
+    return None
+
+
 @dataclass
 class Run:
     """One notebook run by one student in a fresh kernel: what it printed (normalised) and what it cost."""
@@ -176,6 +197,8 @@ class Run:
     kernel_processes_peak: int = 0
     kernel_pid: int = 0
     server_pid: int = 0
+    kernel_start_failures: int = 0  # kernels that died as they started, a port taken (Classroom.open_kernel)
+    kernel_restarts: int = 0  # automatic restarts on the same ports before the first cell, reconnected after
 
 
 class Outputs:
@@ -245,8 +268,15 @@ class Kernel:
         while reply is None or not idle:
             raw = await self.ws.read_message()
             if raw is None:
-                raise HubError("the kernel's websocket closed while a cell ran (the kernel died: out of memory?)")
+                raise KernelDied("the kernel's websocket closed before it answered (the kernel died)")
             msg = deserialize_binary_message(raw) if isinstance(raw, bytes) else json.loads(raw)
+            # the server's own status message after an automatic restart (jupyter_server's on_kernel_restarted):
+            # it answers no request, so it carries no parent
+            if msg["channel"] == "iopub" and msg["header"]["msg_type"] == "status":
+                if msg["content"]["execution_state"] == "restarting":
+                    raise KernelRestarted("the server restarted the kernel")
+                if msg["content"]["execution_state"] == "dead":  # jupyter_server's on_restart_failed
+                    raise KernelDied("the server said the kernel is dead (its restarts failed)")
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             kind = msg["header"]["msg_type"]
@@ -424,28 +454,19 @@ class Classroom:
         nb = (await self.fetch(f"{base}/contents/{quote(path)}?content=1", token))["content"]  # the student's copy
         run = Run(name, notebook)
         server = psutil.Process(self.server_pids[name])
-        t0 = time.monotonic()
-        session = await self.fetch(f"{base}/sessions", token, "POST", {
-            "path": path, "name": notebook, "type": "notebook", "kernel": {"name": "python3"}})
-        self.sessions.setdefault(name, set()).add(session["id"])
-        kernel_id = session["kernel"]["id"]
-        kernel_proc = next((p for p in server.children() if any(kernel_id in a for a in p.cmdline())), None)
-        if kernel_proc is None:
-            raise HubError(f"{name}'s kernel {kernel_id} is not a child process of its server {server.pid}")
-        self.remember(kernel_proc, f"{name}'s kernel")
+        session_id, kernel_id, kernel, kernel_proc = await self.open_kernel(name, path, server, run)
         run.kernel_pid, run.server_pid = kernel_proc.pid, server.pid
-        url = f"ws://127.0.0.1:{self.port}/user/{name}/api/kernels/{kernel_id}/channels"
-        ws = await websocket_connect(HTTPRequest(url, headers={"Authorization": f"token {token}"},
-                                                 request_timeout=DEADLINE), max_message_size=2**30)
         try:
-            kernel = Kernel(ws, uuid.uuid4().hex)
-            await kernel.request("kernel_info_request", {})
-            run.kernel_start_s = time.monotonic() - t0
             run.kernel_start_cpu_s = cpu0 = tree_cpu(kernel_proc)
             sampler = asyncio.ensure_future(self.sample_peak(kernel_proc, run))
             t1 = time.monotonic()
             try:
                 await self.run_cells(kernel, nb, run)
+            except KernelDied as e:
+                raise self.kernel_died(name, kernel_id, f"while cell {len(run.cells) + 1} of {notebook} ran") from e
+            except KernelRestarted as e:  # its state is gone: the run cannot go on as the notebook says
+                raise self.kernel_died(name, kernel_id, f"and was restarted while cell {len(run.cells) + 1} of "
+                                       f"{notebook} ran") from e
             finally:
                 sampler.cancel()
             run.run_s = time.monotonic() - t1
@@ -459,10 +480,129 @@ class Classroom:
             mem = server.memory_full_info()
             run.server = {"uss_mb": round(mem.uss / MB, 1), "rss_mb": round(mem.rss / MB, 1)}
         finally:
-            ws.close()
+            kernel.ws.close()
             if close:
-                await self.close_sessions(name, session["id"])
+                await self.close_sessions(name, session_id)
         return run
+
+    async def open_kernel(self, name: str, path: str, server: psutil.Process,
+                          run: Run) -> tuple[str, str, Kernel, psutil.Process]:
+        """``name`` opens the notebook at ``path``: a session (a new kernel), and a websocket to it once the kernel
+        answered kernel_info. Returns the session's id, the kernel's id, the websocket and the kernel's process.
+
+        A kernel can die as it starts: another process may take one of its ports between the server choosing them
+        and the kernel binding them (jupyter_client issue #276). jupyter_client 8.10 then restarts it on the same
+        ports until it gives up, since its LocalPortCache fills the ports before the connection file is written
+        and "new random ports" finds none to renew (connect.py, provisioning/local_provisioner.py), and the server
+        removes it. A student sees the kernel die and starts it again; the driver does the same, for that cause only
+        (the student's server log shows the port taken), at most START_ATTEMPTS times, and counts it in
+        ``run.kernel_start_failures``, which the figures report."""
+        token, base = self.student_tokens[name], f"{self.url}/user/{name}/api"
+        for attempt in range(1, START_ATTEMPTS + 1):
+            t0 = time.monotonic()
+            session = await self.fetch(f"{base}/sessions", token, "POST", {
+                "path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": KERNEL}})
+            self.sessions.setdefault(name, set()).add(session["id"])
+            kernel_id = session["kernel"]["id"]
+            try:
+                kernel, kernel_proc = await self.connect_kernel(name, kernel_id, server, run)
+            except KernelDied as e:
+                if attempt == START_ATTEMPTS or not self.port_was_taken(name, kernel_id):
+                    raise self.kernel_died(name, kernel_id, f"before it answered kernel_info_request ({e})") from e
+                run.kernel_start_failures += 1
+                self.log(f"{name}'s kernel {kernel_id} died as it started: a port it was given was taken "
+                         f"(jupyter_client issue #276); {name} starts a new one, as a student would")
+                # the server has dropped the dead kernel's session already, as a rule (404)
+                await self.fetch(f"{base}/sessions/{session['id']}", token, "DELETE", ok=(204, 404))
+                self.sessions[name].discard(session["id"])
+                continue
+            run.kernel_start_s = time.monotonic() - t0
+            return session["id"], kernel_id, kernel, kernel_proc
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def connect_kernel(self, name: str, kernel_id: str, server: psutil.Process,
+                             run: Run) -> tuple[Kernel, psutil.Process]:
+        """A websocket to kernel ``kernel_id`` once it answered kernel_info, and its process; ``KernelDied`` as soon
+        as the server removed the kernel (polled: the websocket itself may wait a minute for a reply first).
+
+        A kernel restarted by its server on the same ports says "restarting"; JupyterLab then reconnects
+        (@jupyterlab/services' KernelConnection: "restarting" -> reconnect()), and so does the driver, counting it in
+        ``run.kernel_restarts``."""
+        token = self.student_tokens[name]
+        url = f"ws://127.0.0.1:{self.port}/user/{name}/api/kernels/{kernel_id}/channels"
+
+        async def answered() -> Kernel:
+            ws = await websocket_connect(HTTPRequest(url, headers={"Authorization": f"token {token}"},
+                                                     request_timeout=DEADLINE), max_message_size=2**30)
+            try:
+                kernel = Kernel(ws, uuid.uuid4().hex)
+                await kernel.request("kernel_info_request", {})
+                return kernel
+            except BaseException:  # a restart, a death, or cancelled because the kernel is gone
+                ws.close()
+                raise
+
+        async def removed() -> bool:
+            resp = await self.http.fetch(HTTPRequest(f"{self.url}/user/{name}/api/kernels/{kernel_id}",
+                                                     headers={"Authorization": f"token {token}"},
+                                                     request_timeout=DEADLINE), raise_error=False)
+            return resp.code == 404
+
+        for _restart in range(6):  # jupyter_client's KernelRestarter gives up after 5 restarts
+            found = kernel_process(server, kernel_id)
+            if found is not None:
+                self.remember(found, f"{name}'s kernel")
+            reply = asyncio.ensure_future(answered())
+            gone = asyncio.ensure_future(wait_for(removed, f"{name}'s kernel {kernel_id} removed", interval=1.0))
+            done, _ = await asyncio.wait({reply, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if reply not in done:
+                reply.cancel()
+                await asyncio.gather(reply, return_exceptions=True)
+                raise KernelDied("its server removed it")
+            gone.cancel()
+            await asyncio.gather(gone, return_exceptions=True)
+            try:
+                kernel = reply.result()
+            except KernelRestarted:
+                run.kernel_restarts += 1
+                self.log(f"{name}'s kernel {kernel_id} was restarted by its server before it answered; "
+                         "reconnecting, as JupyterLab does")
+                continue
+            kernel_proc = kernel_process(server, kernel_id)
+            if kernel_proc is None:
+                raise HubError(f"{name}'s kernel {kernel_id} answered but is not a child process of its server "
+                               f"{server.pid}")
+            self.remember(kernel_proc, f"{name}'s kernel")
+            return kernel, kernel_proc
+        raise KernelDied("it was restarted 6 times before it answered")
+
+    def port_was_taken(self, name: str, kernel_id: str) -> bool:
+        """True when ``name``'s server log shows, since kernel ``kernel_id`` started, a kernel failing to bind a
+        port another process held (ipykernel's ``ZMQError: Address already in use``)."""
+        log = self.work / "logs" / f"{name}.log"
+        text = log.read_text(errors="replace") if log.exists() else ""
+        start = text.rfind(f"Kernel started: {kernel_id}")
+        return start >= 0 and "Address already in use" in text[start:]
+
+    def kernel_died(self, name: str, kernel_id: str, when: str) -> HubError:
+        """What to say when ``name``'s kernel died: when, what its server logged about kernels (its kernels' output
+        goes to the same log: a traceback, the KernelRestarter's restarts), and the log's end. Every student's log is
+        kept in test-artifacts/hub-logs/ (the run's folder is removed)."""
+        logs = self.work / "logs"
+        kept = ROOT / "test-artifacts" / "hub-logs"
+        shutil.rmtree(kept, ignore_errors=True)
+        if logs.exists():
+            shutil.copytree(logs, kept)
+        log = logs / f"{name}.log"
+        lines = log.read_text(errors="replace").splitlines() if log.exists() else ["(no log was written)"]
+        said = [line for line in lines if re.search(r"KernelRestarter|Error|died|Kernel started|restart", line)]
+        mem = psutil.virtual_memory()
+        return HubError(
+            f"{name}'s kernel {kernel_id} died {when}; the machine had {mem.available / 2**30:.1f} of "
+            f"{mem.total / 2**30:.1f} GiB available afterwards. What to do: read what {name}'s server said about "
+            f"its kernels, below (a traceback: the kernel failed; a kill with no traceback: the system's "
+            f"out-of-memory killer, see dmesg); every student's whole log is in {kept.relative_to(ROOT)}/.\n"
+            f"Its server said:\n" + "\n".join(said[-30:]) + "\nIts log ends:\n" + "\n".join(lines[-15:]))
 
     async def close_sessions(self, name: str, only: str | None = None) -> None:
         """Close ``name``'s open notebooks, or only session ``only`` (their kernels stop)."""

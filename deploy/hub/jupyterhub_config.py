@@ -3,7 +3,7 @@
 # and its authenticator lets anyone with the run's random password in (deploy/z2jh/ and docs/deployment.md are the
 # deployments). Every value that changes per run comes from the environment, set by benchmarks/hub_students.py:
 #
-#   COURSE_HUB_DIR            the run's temporary folder (database, cookie secret, the students' homes)
+#   COURSE_HUB_DIR            the run's temporary folder (database, cookie secret, the students' homes and logs)
 #   COURSE_HUB_PORT           the public port (configurable-http-proxy), COURSE_HUB_API_PORT its REST API,
 #   COURSE_HUB_HUB_PORT       the hub's own port
 #   COURSE_HUB_PROXY          the pinned configurable-http-proxy (deploy/hub/node_modules/.bin/, npm ci)
@@ -14,6 +14,7 @@
 # Names follow JupyterHub 5.5's own documentation and source (jupyterhub/app.py, spawner.py, proxy.py,
 # authenticators/shared.py in .venv).
 import os
+import subprocess
 
 env = os.environ
 c = get_config()  # noqa: F821 - JupyterHub's config loader defines it
@@ -47,6 +48,24 @@ c.Spawner.args = ["--allow-root"] if os.geteuid() == 0 else []
 # driver waits on the servers' readiness, not on a time.
 c.Spawner.start_timeout = 600
 c.Spawner.http_timeout = 600
+# Each student's server (and its kernels, which inherit its output) writes a log of its own, logs/<name>.log: when a
+# kernel dies the driver shows that student's log (why the kernel died, how many restarts) rather than the hub's log,
+# where eight servers interleave. LocalProcessSpawner passes popen_kwargs to Popen (jupyterhub/spawner.py).
+def server_log(spawner):  # noqa: ANN001, ANN201 - JupyterHub's hook signature
+    logs = os.path.join(work, "logs")
+    os.makedirs(logs, exist_ok=True)
+    out = open(os.path.join(logs, f"{spawner.user.name}.log"), "ab")  # noqa: SIM115 - closed when the server stops
+    spawner.popen_kwargs = {"stdout": out, "stderr": subprocess.STDOUT}
+
+
+def close_server_log(spawner):  # noqa: ANN001, ANN201
+    out = spawner.popen_kwargs.get("stdout")
+    if out is not None:
+        out.close()
+
+
+c.Spawner.pre_spawn_hook = server_log
+c.Spawner.post_stop_hook = close_server_log
 # Stop every server when the hub stops (the default, said here because the test relies on it).
 c.JupyterHub.cleanup_servers = True
 

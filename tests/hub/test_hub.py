@@ -16,6 +16,7 @@ The figures are printed and written to test-artifacts/hub-figures.json; no figur
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import socket
@@ -78,6 +79,10 @@ def figures(room: hs.Classroom, runs: list[hs.Run], heavy: hs.Run) -> dict:
         "kernel_peak_rss_mb": spread([r.kernel_peak_rss_mb for r in runs]),
         "server_uss_mb": spread([r.server["uss_mb"] for r in runs]),
         "server_rss_mb": spread([r.server["rss_mb"] for r in runs]),
+        # kernels that died as they started (a port taken, jupyter_client issue #276) and were started again, and
+        # kernels restarted by their server on the same ports before their first cell (reconnected)
+        "kernel_start_failures": sum(r.kernel_start_failures for r in [*runs, heavy]),
+        "kernel_restarts": sum(r.kernel_restarts for r in [*runs, heavy]),
         "heaviest": {k: v for k, v in vars(heavy).items() if k not in ("cells", "widgets")},
         "runs": [{k: v for k, v in vars(r).items() if k not in ("cells", "widgets")} for r in runs],
     }
@@ -102,6 +107,9 @@ def test_a_class_runs_the_widgets_notebook_on_jupyterhub(room: hs.Classroom) -> 
     print(hs.table([heavy], "the heaviest notebook, one student"))
     print(f"server start-up (POST to answering through the proxy), {STUDENTS} at once: {found['server_start_s']}")
     print(f"the hub and its proxy (once per hub), USS/RSS MB: {hub}")
+    print(f"kernels that died as they started (a port taken) and were started again: "
+          f"{found['kernel_start_failures']}; restarted on the same ports before their first cell: "
+          f"{found['kernel_restarts']}")
     print(f"load average (1, 5, 15 min) at the end: {found['machine']['load_average']}; "
           f"figures written to {FIGURES.relative_to(ROOT)}")
 
@@ -122,6 +130,62 @@ def test_a_class_runs_the_widgets_notebook_on_jupyterhub(room: hs.Classroom) -> 
         for k, (theirs, ours) in enumerate(zip(run.cells, first.cells, strict=True), 1):
             assert theirs == ours, f"code cell {k} of {run.notebook}: {run.student}'s outputs differ from " \
                                    f"{first.student}'s:\n{theirs}\nvs\n{ours}"
+
+
+# A kernel spec whose launcher, on its first launch only, has a helper process take the shell port the server chose
+# (as another student's process can, between the server choosing the ports and the kernel binding them) and keep it,
+# then becomes ipykernel, which binds the ports its connection file names.
+TAKEN_PORT_LAUNCHER = """
+import json, os, subprocess, sys, time
+connection_file, home = sys.argv[1], sys.argv[2]
+flag = os.path.join(home, "port-taken")
+if not os.path.exists(flag):
+    port = json.load(open(connection_file))["shell_port"]
+    holder = subprocess.Popen([sys.executable, "-c",
+        "import socket, sys, time\\n"
+        "s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen()\\n"
+        "open(sys.argv[2], 'w').write(sys.argv[1])\\n"
+        "time.sleep(900)\\n", str(port), flag + ".tmp"], start_new_session=True)  # survives the kernel's group
+    open(os.path.join(home, "holder.pid"), "w").write(str(holder.pid))
+    while not os.path.exists(flag + ".tmp"):
+        time.sleep(0.05)
+    os.rename(flag + ".tmp", flag)
+os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file])
+"""
+
+
+def test_a_kernel_that_died_as_a_port_was_taken_is_started_again(room: hs.Classroom,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race behind a CI failure (one of eight kernels died before its first cell), made certain: the student's
+    first kernel dies on the taken port (its server restarts it on the same port until it gives up, as
+    jupyter_client 8.10 does), the driver starts a new one, as a student would, and notebook 00 runs."""
+    async def lesson() -> tuple[hs.Run, str]:
+        async with room:
+            await room.add_students(["student01"])
+            await room.start_server("student01")
+            home = room.work / "homes" / "student01"
+            spec = home / ".local" / "share" / "jupyter" / "kernels" / "taken-port"
+            spec.mkdir(parents=True)
+            (home / "launcher.py").write_text(TAKEN_PORT_LAUNCHER)
+            (spec / "kernel.json").write_text(json.dumps({
+                "argv": [sys.executable, str(home / "launcher.py"), "{connection_file}", str(home)],
+                "display_name": "Python 3 (a port taken at its first launch)", "language": "python"}))
+            monkeypatch.setattr(hs, "KERNEL", "taken-port")
+            try:
+                run = await room.run_notebook("student01", "00_start_here.ipynb")
+            finally:
+                holder = home / "holder.pid"
+                if holder.exists():
+                    with contextlib.suppress(psutil.NoSuchProcess):
+                        psutil.Process(int(holder.read_text())).kill()
+            return run, (room.work / "logs" / "student01.log").read_text(errors="replace")
+
+    run, log = asyncio.run(lesson())
+    taken = (room.work / "homes" / "student01" / "port-taken").read_text()
+    assert f"Address already in use (addr='tcp://127.0.0.1:{taken}')" in log, "the helper did not take the port"
+    assert "restart failed" in log and "died, removing from map" in log, log[-3000:]
+    assert run.kernel_start_failures == 1 and not run.errors, (run.kernel_start_failures, run.errors)
+    assert run.widget_views == committed_widget_views(run.notebook)
 
 
 def test_a_taken_port_is_named_before_anything_starts(room: hs.Classroom, monkeypatch: pytest.MonkeyPatch) -> None:
