@@ -138,18 +138,19 @@ def test_a_class_runs_the_widgets_notebook_on_jupyterhub(room: hs.Classroom) -> 
 TAKEN_PORT_LAUNCHER = """
 import json, os, subprocess, sys, time
 connection_file, home = sys.argv[1], sys.argv[2]
-flag = os.path.join(home, "port-taken")
-if not os.path.exists(flag):
+first = os.path.join(home, "first-launch")
+if not os.path.exists(first):
+    open(first, "w").close()
     port = json.load(open(connection_file))["shell_port"]
+    taken = os.path.join(home, "port-taken")
     holder = subprocess.Popen([sys.executable, "-c",
-        "import socket, sys, time\\n"
+        "import os, socket, sys, time\\n"
         "s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen()\\n"
-        "open(sys.argv[2], 'w').write(sys.argv[1])\\n"
-        "time.sleep(900)\\n", str(port), flag + ".tmp"], start_new_session=True)  # survives the kernel's group
+        "open(sys.argv[2] + '.tmp', 'w').write(sys.argv[1]); os.rename(sys.argv[2] + '.tmp', sys.argv[2])\\n"
+        "time.sleep(900)\\n", str(port), taken], start_new_session=True)  # survives the kernel's process group
     open(os.path.join(home, "holder.pid"), "w").write(str(holder.pid))
-    while not os.path.exists(flag + ".tmp"):
+    while not os.path.exists(taken) and holder.poll() is None:  # held, or the helper could not take it
         time.sleep(0.05)
-    os.rename(flag + ".tmp", flag)
 os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file])
 """
 
@@ -181,7 +182,9 @@ def test_a_kernel_that_died_as_a_port_was_taken_is_started_again(room: hs.Classr
             return run, (room.work / "logs" / "student01.log").read_text(errors="replace")
 
     run, log = asyncio.run(lesson())
-    taken = (room.work / "homes" / "student01" / "port-taken").read_text()
+    held = room.work / "homes" / "student01" / "port-taken"
+    assert held.exists(), "the helper could not take the kernel's shell port (another process had it): run again"
+    taken = held.read_text()
     assert f"Address already in use (addr='tcp://127.0.0.1:{taken}')" in log, "the helper did not take the port"
     assert "restart failed" in log and "died, removing from map" in log, log[-3000:]
     assert run.kernel_start_failures == 1 and not run.errors, (run.kernel_start_failures, run.errors)
