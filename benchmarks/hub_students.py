@@ -198,7 +198,7 @@ class Run:
     kernel_pid: int = 0
     server_pid: int = 0
     kernel_start_failures: int = 0  # kernels that died as they started, a port taken (Classroom.open_kernel)
-    kernel_restarts: int = 0  # automatic restarts on the same ports before the first cell, reconnected after
+    kernel_restarts: int = 0  # the server's automatic restarts of the kernel that ran, before its first cell (its log)
 
 
 class Outputs:
@@ -517,6 +517,8 @@ class Classroom:
                 self.sessions[name].discard(session["id"])
                 continue
             run.kernel_start_s = time.monotonic() - t0
+            # what the runtime did, from its log: a restart on the same ports may be over before the websocket opens
+            run.kernel_restarts = self.logged_since_start(name, kernel_id).count("KernelRestarter: restarting kernel")
             return session["id"], kernel_id, kernel, kernel_proc
         raise AssertionError("unreachable: the last attempt returns or raises")
 
@@ -526,8 +528,8 @@ class Classroom:
         as the server removed the kernel (polled: the websocket itself may wait a minute for a reply first).
 
         A kernel restarted by its server on the same ports says "restarting"; JupyterLab then reconnects
-        (@jupyterlab/services' KernelConnection: "restarting" -> reconnect()), and so does the driver, counting it in
-        ``run.kernel_restarts``."""
+        (@jupyterlab/services' KernelConnection: "restarting" -> reconnect()), and so does the driver (the restarts are
+        counted from the server's log in ``open_kernel``)."""
         token = self.student_tokens[name]
         url = f"ws://127.0.0.1:{self.port}/user/{name}/api/kernels/{kernel_id}/channels"
 
@@ -564,7 +566,6 @@ class Classroom:
             try:
                 kernel = reply.result()
             except KernelRestarted:
-                run.kernel_restarts += 1
                 self.log(f"{name}'s kernel {kernel_id} was restarted by its server before it answered; "
                          "reconnecting, as JupyterLab does")
                 continue
@@ -576,13 +577,17 @@ class Classroom:
             return kernel, kernel_proc
         raise KernelDied("it was restarted 6 times before it answered")
 
-    def port_was_taken(self, name: str, kernel_id: str) -> bool:
-        """True when ``name``'s server log shows, since kernel ``kernel_id`` started, a kernel failing to bind a
-        port another process held (ipykernel's ``ZMQError: Address already in use``)."""
+    def logged_since_start(self, name: str, kernel_id: str) -> str:
+        """What ``name``'s server log holds since kernel ``kernel_id`` started (its kernels write there too)."""
         log = self.work / "logs" / f"{name}.log"
         text = log.read_text(errors="replace") if log.exists() else ""
         start = text.rfind(f"Kernel started: {kernel_id}")
-        return start >= 0 and "Address already in use" in text[start:]
+        return text[start:] if start >= 0 else ""
+
+    def port_was_taken(self, name: str, kernel_id: str) -> bool:
+        """True when, since kernel ``kernel_id`` started, a kernel of ``name`` failed to bind a port another process
+        held (ipykernel's ``ZMQError: Address already in use``)."""
+        return "Address already in use" in self.logged_since_start(name, kernel_id)
 
     def kernel_died(self, name: str, kernel_id: str, when: str) -> HubError:
         """What to say when ``name``'s kernel died: when, what its server logged about kernels (its kernels' output

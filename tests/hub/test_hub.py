@@ -108,7 +108,7 @@ def test_a_class_runs_the_widgets_notebook_on_jupyterhub(room: hs.Classroom) -> 
     print(f"server start-up (POST to answering through the proxy), {STUDENTS} at once: {found['server_start_s']}")
     print(f"the hub and its proxy (once per hub), USS/RSS MB: {hub}")
     print(f"kernels that died as they started (a port taken) and were started again: "
-          f"{found['kernel_start_failures']}; restarted on the same ports before their first cell: "
+          f"{found['kernel_start_failures']}; restarted by their server (same ports) before their first cell: "
           f"{found['kernel_restarts']}")
     print(f"load average (1, 5, 15 min) at the end: {found['machine']['load_average']}; "
           f"figures written to {FIGURES.relative_to(ROOT)}")
