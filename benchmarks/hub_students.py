@@ -505,7 +505,7 @@ class Classroom:
             self.sessions.setdefault(name, set()).add(session["id"])
             kernel_id = session["kernel"]["id"]
             try:
-                kernel, kernel_proc = await self.connect_kernel(name, kernel_id, server, run)
+                kernel, kernel_proc = await self.connect_kernel(name, kernel_id, server)
             except KernelDied as e:
                 if attempt == START_ATTEMPTS or not self.port_was_taken(name, kernel_id):
                     raise self.kernel_died(name, kernel_id, f"before it answered kernel_info_request ({e})") from e
@@ -522,8 +522,7 @@ class Classroom:
             return session["id"], kernel_id, kernel, kernel_proc
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    async def connect_kernel(self, name: str, kernel_id: str, server: psutil.Process,
-                             run: Run) -> tuple[Kernel, psutil.Process]:
+    async def connect_kernel(self, name: str, kernel_id: str, server: psutil.Process) -> tuple[Kernel, psutil.Process]:
         """A websocket to kernel ``kernel_id`` once it answered kernel_info, and its process; ``KernelDied`` as soon
         as the server removed the kernel (polled: the websocket itself may wait a minute for a reply first).
 
